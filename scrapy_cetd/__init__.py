@@ -1,0 +1,30 @@
+"""scrapy_cetd: main-content extraction for Scrapy and plain Python.
+
+>>> from scrapy_cetd import extract
+>>> result = extract(html_bytes, url="https://example.com/a")   # doctest: +SKIP
+>>> result.text, result.html, result.title                      # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from .api import DEFAULT_ALGORITHM, extract, extract_tree
+from .extraction import Extraction, Selection
+from .page import Page
+from .parsing import EmptyDocument, parse_html
+from .registry import algorithm_names, get_algorithm
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_ALGORITHM",
+    "EmptyDocument",
+    "Extraction",
+    "Page",
+    "Selection",
+    "__version__",
+    "algorithm_names",
+    "extract",
+    "extract_tree",
+    "get_algorithm",
+    "parse_html",
+]

@@ -1,0 +1,1 @@
+"""One module per paper; each registers its algorithms with :func:`scrapy_cetd.registry.register`."""

@@ -1,0 +1,117 @@
+"""CETD: Content Extraction via Text Density (seed 000; ``ALGORITHMS.md`` section 1).
+
+Three registered variants:
+
+- ``cetd-ds``: text density + DensitySum,
+- ``cectd-ds``: composite text density + DensitySum (the paper's best; our default),
+- ``cectd-s``: composite text density + data smoothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..extraction import Selection
+from ..page import Page
+from ..registry import Algorithm, register
+
+__all__ = ["densitysum_selection", "smoothing_selection"]
+
+
+def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
+    """For each element, the element of largest DensitySum in its subtree (itself included)."""
+    best = list(range(len(density_sum)))
+    parent = page.parent
+    for i in range(len(best) - 1, 0, -1):
+        p = parent[i]
+        if density_sum[best[i]] > density_sum[best[p]]:
+            best[p] = best[i]
+    return best
+
+
+def densitysum_selection(page: Page, density: Sequence[float], density_sum: Sequence[float], coefficient: float) -> Selection:
+    """Threshold and ``ExtractContent`` (seed 000, section 4.2 and Algorithm 2).
+
+    1. ``M``: the element under body with the largest DensitySum.
+    2. Threshold ``t``: the smallest density on the path from ``M`` up to body, times the
+       threshold coefficient (the paper's Figure 5 beta; 0 keeps every node).
+    3. ``ExtractContent(N)``: if ``density(N) >= t``, mark the element of largest
+       DensitySum in ``N``'s subtree as content and recurse into ``N``'s children (run here
+       with an explicit stack).  For body, that element is ``M`` (body itself is never
+       marked: it is the page, not a block of it).
+    """
+    n = len(page)
+    if n <= 1 or page.chars[0] == 0:
+        return Selection(threshold=None, subtrees={0} if page.chars and page.chars[0] else set())
+    best = subtree_best(page, density_sum)
+    top = max(range(1, n), key=density_sum.__getitem__)
+    base = min(density[i] for i in page.path_to_body(top))
+    threshold = base * coefficient
+    if threshold <= 0:
+        return Selection(threshold=threshold, subtrees={0}, diagnostics={"top_block": top})
+    marked: set[int] = set()
+    children = page.children
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        if density[node] >= threshold:
+            marked.add(top if node == 0 else best[node])
+            stack.extend(children[node])
+    return Selection(threshold=threshold, subtrees=marked, diagnostics={"top_block": top})
+
+
+def smoothing_selection(page: Page, density: Sequence[float], coefficient: float) -> Selection:
+    """CECTD-S (seed 000, section 5): data smoothing instead of DensitySum.
+
+    **Interpretation**: each element's density is replaced by the weighted average
+    ``(d_prev + 2 d + d_next) / 4`` over its siblings (weights renormalised at the ends of
+    a sibling list); walking down from body, an element whose smoothed density is at least
+    ``coefficient * density(body)`` is content with its whole subtree.
+    """
+    n = len(page)
+    if n == 0 or page.chars[0] == 0:
+        return Selection(threshold=None)
+    threshold = density[0] * coefficient
+    if n == 1 or threshold <= 0:
+        return Selection(threshold=threshold, subtrees={0})
+    children = page.children
+    marked: set[int] = set()
+    stack = [0]
+    while stack:
+        kids = children[stack.pop()]
+        last = len(kids) - 1
+        for k, child in enumerate(kids):
+            total = 2.0 * density[child]
+            weight = 2.0
+            if k > 0:
+                total += density[kids[k - 1]]
+                weight += 1.0
+            if k < last:
+                total += density[kids[k + 1]]
+                weight += 1.0
+            if total / weight >= threshold:
+                marked.add(child)
+            else:
+                stack.append(child)
+    return Selection(threshold=threshold, subtrees=marked)
+
+
+def _cetd_ds(page: Page, coefficient: float) -> Selection:
+    density = page.text_density
+    return densitysum_selection(page, density, page.density_sum(density, composite=False), coefficient)
+
+
+def _cectd_ds(page: Page, coefficient: float) -> Selection:
+    density = page.composite_text_density
+    return densitysum_selection(page, density, page.density_sum(density, composite=True), coefficient)
+
+
+def _cectd_s(page: Page, coefficient: float) -> Selection:
+    return smoothing_selection(page, page.composite_text_density, coefficient)
+
+
+_PAPER = "Sun, Song, Liao: CETD, SIGIR 2011 (seed 000)"
+
+register(Algorithm("cetd-ds", _cetd_ds, 1.0, _PAPER, "text density + DensitySum"))
+register(Algorithm("cectd-ds", _cectd_ds, 1.0, _PAPER, "composite text density + DensitySum"))
+register(Algorithm("cectd-s", _cectd_s, 1.0, _PAPER, "composite text density + data smoothing"))

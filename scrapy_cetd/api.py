@@ -1,0 +1,116 @@
+"""The public extraction API: :func:`extract` for markup, :func:`extract_tree` for a parsed tree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+from .extraction import Extraction, Selection
+from .page import Page
+from .parsing import EmptyDocument, parse_html
+from .registry import get_algorithm
+from .render import render
+
+__all__ = ["DEFAULT_ALGORITHM", "extract", "extract_page", "extract_tree"]
+
+DEFAULT_ALGORITHM = "cectd-ds"
+
+
+def _empty(algorithm: str, reason: str, url: str | None, coefficient: float | None) -> Extraction:
+    return Extraction(
+        text="", html="", title=None, algorithm=algorithm, threshold=None,
+        threshold_coefficient=coefficient, url=url, reason=reason,
+    )
+
+
+def extract(
+    html: str | bytes,
+    *,
+    algorithm: str = DEFAULT_ALGORITHM,
+    url: str | None = None,
+    threshold_coefficient: float | None = None,
+    content_type: str | None = None,
+    diagnostics: bool = False,
+    **params: Any,
+) -> Extraction:
+    """Extract the main content of a page.
+
+    ``html`` is text or bytes (decoded from the BOM, ``content_type``'s charset, the
+    ``<meta>`` charset, or detection).  Input with nothing to extract (empty, binary,
+    no text) gives an empty :class:`Extraction` whose ``reason`` says why.  Unknown
+    algorithms and out-of-range options raise ``ValueError``.
+    """
+    spec = get_algorithm(algorithm)
+    coefficient, resolved = spec.resolve(threshold_coefficient, params)
+    try:
+        root = parse_html(html, content_type=content_type)
+    except EmptyDocument as exc:
+        return _empty(algorithm, exc.reason, url, coefficient)
+    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics)
+
+
+def extract_tree(
+    tree: etree._Element | etree._ElementTree | Page,
+    *,
+    algorithm: str = DEFAULT_ALGORITHM,
+    url: str | None = None,
+    threshold_coefficient: float | None = None,
+    diagnostics: bool = False,
+    **params: Any,
+) -> Extraction:
+    """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
+
+    A :class:`Page` can be reused: run several algorithms on one parse.
+    """
+    spec = get_algorithm(algorithm)
+    coefficient, resolved = spec.resolve(threshold_coefficient, params)
+    page = tree if isinstance(tree, Page) else Page.from_tree(tree, url)
+    return _run(page, algorithm, coefficient, resolved, diagnostics)
+
+
+extract_page = extract_tree
+
+
+def _node_table(page: Page, selection: Selection) -> list[dict[str, Any]]:
+    td, ctd = page.text_density, page.composite_text_density
+    return [
+        {
+            "node": page.describe(i),
+            "C": page.chars[i],
+            "T": page.tag_count[i],
+            "LC": page.link_chars[i],
+            "LT": page.link_tags[i],
+            "TD": round(td[i], 4),
+            "CTD": round(ctd[i], 4),
+            "selected": i in selection.subtrees,
+        }
+        for i in range(len(page))
+        if page.chars[i]
+    ]
+
+
+def _run(page: Page, algorithm: str, coefficient: float, params: dict[str, Any], diagnostics: bool) -> Extraction:
+    if not page.chars or page.chars[0] == 0:
+        return Extraction(
+            text="", html="", title=page.title, algorithm=algorithm, threshold=None,
+            threshold_coefficient=coefficient, url=page.url, reason="no-text",
+        )
+    selection = get_algorithm(algorithm).select(page, coefficient, **params)
+    text, html = render(page, selection)
+    info = None
+    if diagnostics:
+        info = dict(selection.diagnostics)
+        info["nodes"] = _node_table(page, selection)
+        info["selected"] = [page.describe(i) for i in sorted(selection.subtrees)]
+    return Extraction(
+        text=text,
+        html=html,
+        title=selection.title or page.title,
+        algorithm=algorithm,
+        threshold=selection.threshold,
+        threshold_coefficient=coefficient,
+        url=page.url,
+        reason=None if text else "nothing-selected",
+        diagnostics=info,
+    )

@@ -1,0 +1,53 @@
+"""The result types: what an algorithm selects, and what users get back."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["Extraction", "Selection"]
+
+
+@dataclass
+class Selection:
+    """What an algorithm chose as content on a :class:`~scrapy_cetd.page.Page`.
+
+    DOM algorithms name whole subtrees (``subtrees``: element indices) and/or single
+    text runs (``runs``: run keys, see :mod:`scrapy_cetd.page`).  Line-based algorithms,
+    which work on source lines rather than the DOM, give their text in ``lines`` and may
+    leave the DOM selection empty.
+    """
+
+    threshold: float | None
+    subtrees: set[int] = field(default_factory=set)
+    runs: set[int] = field(default_factory=set)
+    lines: list[str] | None = None
+    title: str | None = None
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Extraction:
+    """An extraction result.
+
+    ``text`` is the main content, one block per line; ``html`` the cleaned page (content
+    subtrees with their ancestors, original structure kept), empty when the algorithm
+    cannot map its result to the DOM; ``reason`` says why a result is empty.
+    """
+
+    text: str
+    html: str
+    title: str | None
+    algorithm: str
+    threshold: float | None
+    threshold_coefficient: float | None
+    url: str | None = None
+    reason: str | None = None
+    diagnostics: dict[str, Any] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.text)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain ``dict`` (JSON-serialisable) of all fields."""
+        return asdict(self)

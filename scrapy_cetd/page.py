@@ -1,0 +1,279 @@
+"""The shared page model: one parse, one cleaning, per-node statistics computed once.
+
+Every algorithm works on a :class:`Page`.  Elements under ``<body>`` are numbered in
+document (preorder) order, body being 0; text is held as *runs*: an element's ``.text``
+and each element's ``.tail``, the DOM's text nodes.  Run ``k`` belongs to element
+``run_owner[k]`` (its DOM parent); its key is ``2 * i`` for the ``.text`` of element ``i``
+and ``2 * i + 1`` for its ``.tail``.
+
+The statistics are those of CETD (seed 000, section 3; ``ALGORITHMS.md`` section 1):
+characters ``C``, tags ``T``, link characters ``LC`` and link tags ``LT``, all in one
+iterative bottom-up pass, so a page nested 100,000 deep needs no recursion.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from functools import cached_property
+
+from lxml import etree
+
+__all__ = ["BLOCK_TAGS", "LINK_TAGS", "Page", "collapsed_length", "normalize_space"]
+
+#: Elements CETD counts as hyperlinks: links, buttons and drop-down lists (seed 000, 3.2).
+LINK_TAGS = frozenset({"a", "button", "select"})
+
+#: Elements removed before counting, their tail text kept (``ALGORITHMS.md``, common ground).
+REMOVED_TAGS = ("script", "style", "template")
+
+#: Elements whose boundaries start a new line of text output.
+BLOCK_TAGS = frozenset(
+    """address article aside blockquote body br caption center dd details dialog dir div dl
+    dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 header hgroup
+    hr html legend li main menu nav noscript ol option p pre section summary table tbody td
+    tfoot th thead title tr ul""".split()
+)
+
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_SPACE = re.compile(r"\s+")
+
+
+def normalize_space(text: str) -> str:
+    """Collapse whitespace runs to one space and strip, as a browser renders text."""
+    return " ".join(text.split())
+
+
+def collapsed_length(text: str) -> int:
+    """Characters of ``text`` as rendered: whitespace runs count as one space, ends stripped."""
+    return len(" ".join(text.split()))
+
+
+def _drop_keeping_tail(element: etree._Element) -> None:
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    if tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(element)
+
+
+def _clean(root: etree._Element) -> None:
+    """Remove non-content nodes in place, keeping the text that follows them."""
+    etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *REMOVED_TAGS, with_tail=False)
+    hidden = [
+        el
+        for el in root.iter(etree.Element)
+        if el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or "")
+    ]
+    for el in hidden:
+        _drop_keeping_tail(el)
+
+
+def _body_of(root: etree._Element) -> etree._Element:
+    body = root.find("body")
+    if body is not None:
+        return body
+    found = next(root.iter("body"), None)
+    if found is not None:
+        return found
+    # Framesets and fragments: the whole document is the content area.
+    return root
+
+
+class Page:
+    """A parsed, cleaned page with CETD's per-element statistics.
+
+    Build it with :meth:`from_tree` (takes ownership of the tree: cleaning mutates it).
+    """
+
+    def __init__(self, root: etree._Element, url: str | None = None) -> None:
+        self.root = root
+        self.url = url
+        self.title = self._find_title(root)
+        _clean(root)
+        self.body = _body_of(root)
+        self._walk()
+        self._count()
+
+    @classmethod
+    def from_tree(cls, tree: etree._Element | etree._ElementTree, url: str | None = None) -> Page:
+        """Build the page model from an lxml element or element tree."""
+        if isinstance(tree, etree._ElementTree):
+            tree = tree.getroot()
+        return cls(tree, url)
+
+    @staticmethod
+    def _find_title(root: etree._Element) -> str | None:
+        for title in root.iter("title"):
+            text = normalize_space(title.text_content() if hasattr(title, "text_content") else "".join(title.itertext()))
+            if text:
+                return text
+        return None
+
+    def _walk(self) -> None:
+        """Number elements in preorder and record text runs in document order."""
+        elements: list[etree._Element] = []
+        parent: list[int] = []
+        run_owner: list[int] = []
+        run_key: list[int] = []
+        run_text: list[str] = []
+        stack: list[int] = []
+        for event, el in etree.iterwalk(self.body, events=("start", "end")):
+            if event == "start":
+                i = len(elements)
+                elements.append(el)
+                parent.append(stack[-1] if stack else -1)
+                stack.append(i)
+                text = el.text
+                if text and not text.isspace():
+                    run_owner.append(i)
+                    run_key.append(2 * i)
+                    run_text.append(text)
+            else:
+                i = stack.pop()
+                if stack:
+                    tail = el.tail
+                    if tail and not tail.isspace():
+                        run_owner.append(stack[-1])
+                        run_key.append(2 * i + 1)
+                        run_text.append(tail)
+        self.elements = elements
+        self.index = {el: i for i, el in enumerate(elements)}
+        self.parent = parent
+        self.tags: list[str] = [el.tag if isinstance(el.tag, str) else "" for el in elements]
+        self.run_owner = run_owner
+        self.run_key = run_key
+        self.run_text = run_text
+        self.run_chars = [collapsed_length(t) for t in run_text]
+
+    def _count(self) -> None:
+        """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""
+        n = len(self.elements)
+        tags, parent = self.tags, self.parent
+        chars = [0] * n
+        for owner, length in zip(self.run_owner, self.run_chars):
+            chars[owner] += length
+        tag_count = [0] * n
+        link_chars = [0] * n
+        link_tags = [0] * n
+        end = list(range(1, n + 1))
+        is_link = [t in LINK_TAGS for t in tags]
+        for i in range(n - 1, 0, -1):
+            p = parent[i]
+            c = chars[i]
+            if is_link[i]:
+                link_chars[i] = c
+            chars[p] += c
+            tag_count[p] += tag_count[i] + 1
+            link_chars[p] += link_chars[i]
+            lt = link_tags[i]
+            if is_link[i] or (lt and lt == tag_count[i] and link_chars[i] == c):
+                lt += 1
+            link_tags[p] += lt
+            if end[i] > end[p]:
+                end[p] = end[i]
+        if n and is_link[0]:
+            link_chars[0] = chars[0]
+        self.chars = chars
+        self.tag_count = tag_count
+        self.link_chars = link_chars
+        self.link_tags = link_tags
+        self.is_link = is_link
+        #: ``end[i]``: one past the last element index of ``i``'s subtree.
+        self.end = end
+
+    def __len__(self) -> int:
+        return len(self.elements)
+
+    @cached_property
+    def children(self) -> list[list[int]]:
+        """Element children of each element, in document order."""
+        kids: list[list[int]] = [[] for _ in self.elements]
+        parent = self.parent
+        for i in range(1, len(parent)):
+            kids[parent[i]].append(i)
+        return kids
+
+    @cached_property
+    def link_ratio(self) -> float:
+        """``LC_b / C_b``: the share of the body's characters that are link text."""
+        total = self.chars[0] if self.chars else 0
+        return self.link_chars[0] / total if total else 0.0
+
+    @cached_property
+    def text_density(self) -> list[float]:
+        """``TD_i = C_i / T_i``, a zero ``T_i`` read as 1 (seed 000, Definition 1)."""
+        return [c / (t or 1) if c else 0.0 for c, t in zip(self.chars, self.tag_count)]
+
+    @cached_property
+    def composite_text_density(self) -> list[float]:
+        """Composite text density (seed 000, Definition 2; ``ALGORITHMS.md`` section 1).
+
+        ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``
+        with every zero denominator read as 1.
+        """
+        ratio = self.link_ratio
+        e = math.e
+        log = math.log
+        out = []
+        for c, t, lc, lt in zip(self.chars, self.tag_count, self.link_chars, self.link_tags):
+            if not c:
+                out.append(0.0)
+                continue
+            t1 = t or 1
+            base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
+            out.append((c / t1) * log((c / (lc or 1)) * (t1 / (lt or 1))) / base)
+        return out
+
+    def text_run_density(self, length: int, composite: bool) -> float:
+        """Density of a run of an element's own text taken as a pseudo-child (reference CETD).
+
+        TD: ``L`` (no tags).  CTD: ``L * ln(L) / ln(ln(ratio * L + e))``.
+        """
+        if not composite:
+            return float(length)
+        base = math.log(math.log(self.link_ratio * length + math.e)) or 1.0
+        return length * math.log(length) / base if length > 0 else 0.0
+
+    def density_sum(self, density: Sequence[float], composite: bool) -> list[float]:
+        """DensitySum (seed 000, Definition 3): the sum of the children's densities.
+
+        Each run of the element's own text counts as a pseudo-child; an element with no
+        element children has its own density as DensitySum.
+        """
+        n = len(density)
+        sums = [0.0] * n
+        has_child = [False] * n
+        parent = self.parent
+        for i in range(1, n):
+            p = parent[i]
+            sums[p] += density[i]
+            has_child[p] = True
+        for owner, length in zip(self.run_owner, self.run_chars):
+            if has_child[owner]:
+                sums[owner] += self.text_run_density(length, composite)
+        return [s if has else d for s, has, d in zip(sums, has_child, density)]
+
+    def path_to_body(self, i: int) -> list[int]:
+        """Element ``i`` and its ancestors up to body (index 0)."""
+        path = [i]
+        parent = self.parent
+        while parent[i] >= 0:
+            i = parent[i]
+            path.append(i)
+        return path
+
+    def describe(self, i: int) -> str:
+        """A short, human-readable locator: ``div#main.article`` with its preorder index."""
+        el = self.elements[i]
+        name = self.tags[i] or "?"
+        ident = el.get("id")
+        classes = (el.get("class") or "").split()
+        return f"{name}{'#' + ident if ident else ''}{''.join('.' + c for c in classes[:2])}[{i}]"

@@ -1,0 +1,192 @@
+"""Turning bytes or text into an lxml tree, robustly.
+
+Bytes are decoded with w3lib's HTML encoding detection (BOM, HTTP header, ``<meta>``
+charset, then UTF-8 if the bytes are valid UTF-8, else cp1252).  A declared charset that
+does not fit the bytes (it produces replacement characters where strict UTF-8 decoding
+succeeds) is overridden by UTF-8.
+
+libxml2 silently drops everything nested deeper than 2048 elements.  When it reports that
+limit, the page is rebuilt with the standard library's tokenizer feeding lxml's
+``TreeBuilder``, which has no depth limit, so no content is lost to deep nesting.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import re
+
+from lxml import etree
+from w3lib.encoding import html_to_unicode
+
+__all__ = ["EmptyDocument", "decode_html", "parse_html", "sniff_binary"]
+
+# Magic numbers of formats that are sometimes served as text/html.
+_BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "pdf"),
+    (b"\x89PNG", "png"),
+    (b"GIF8", "gif"),
+    (b"\xff\xd8\xff", "jpeg"),
+    (b"PK\x03\x04", "zip"),
+    (b"\x1f\x8b", "gzip"),
+    (b"RIFF", "riff"),
+    (b"\x00\x00\x01\x00", "ico"),
+    (b"OggS", "ogg"),
+    (b"ID3", "mp3"),
+    (b"wOFF", "font"),
+    (b"wOF2", "font"),
+)
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_VOID_TAGS = frozenset(
+    "area base br col embed hr img input link meta param source track wbr".split()
+)
+
+
+class EmptyDocument(ValueError):
+    """Raised by :func:`parse_html` when the input holds no HTML to extract from.
+
+    ``reason`` is a short machine-readable code: ``empty``, ``binary:<kind>``,
+    ``unparsable``.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def sniff_binary(data: bytes | str) -> str | None:
+    """Return the kind of binary content ``data`` looks like, or ``None`` for text."""
+    head = data[:1024]
+    if isinstance(head, str):
+        if _CONTROL_CHARS.search(head) and len(_CONTROL_CHARS.findall(head)) > len(head) // 10:
+            return "binary"
+        return None
+    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        return None  # a BOM: UTF-8/16 text
+    for signature, kind in _BINARY_SIGNATURES:
+        if head.startswith(signature):
+            return kind
+    if head and len(_CONTROL_BYTES.findall(head)) > len(head) // 10:
+        return "binary"
+    return None
+
+
+def _utf8_if_valid(data: bytes) -> str | None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "utf-8"
+
+
+def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]:
+    """Decode HTML bytes; return ``(encoding, text)``."""
+    encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_utf8_if_valid)
+    if "\ufffd" in text and encoding not in ("utf-8", "utf8"):
+        try:
+            return "utf-8", data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return encoding, text
+
+
+def _parser() -> etree.HTMLParser:
+    return etree.HTMLParser(
+        remove_comments=True,
+        remove_pis=True,
+        huge_tree=True,
+        no_network=True,
+        default_doctype=False,
+    )
+
+
+class _TreeBuilderFeeder(html.parser.HTMLParser):
+    """Stdlib tokenizer feeding lxml's TreeBuilder: no depth limit, no recursion."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.builder = etree.TreeBuilder()
+        self.open: list[str] = []
+        self.builder.start("html", {})
+        self.open.append("html")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "html":
+            return
+        clean = {k: (v or "") for k, v in attrs if _is_xml_name(k)}
+        self.builder.start(tag, clean)
+        if tag in _VOID_TAGS:
+            self.builder.end(tag)
+        else:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID_TAGS and tag != "html":
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.open[1:]:
+            return  # stray end tag
+        while self.open:
+            name = self.open.pop()
+            self.builder.end(name)
+            if name == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        self.builder.data(data)
+
+    def close_tree(self) -> etree._Element:
+        self.close()
+        while self.open:
+            self.builder.end(self.open.pop())
+        return self.builder.close()
+
+
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
+_XML_NAME = re.compile(r"^[A-Za-z_][\w.\-]*$")
+
+
+def _is_xml_name(name: str) -> bool:
+    return bool(_XML_NAME.match(name))
+
+
+def _parse_without_depth_limit(text: str) -> etree._Element:
+    feeder = _TreeBuilderFeeder()
+    feeder.feed(_CONTROL_CHARS.sub("", text))
+    return feeder.close_tree()
+
+
+def parse_html(
+    data: str | bytes, *, content_type: str | None = None
+) -> etree._Element:
+    """Parse a page into the root ``<html>`` element of an lxml tree.
+
+    Raises :class:`EmptyDocument` for empty, whitespace-only or binary input.
+    """
+    if isinstance(data, bytes):
+        kind = sniff_binary(data)
+        if kind:
+            raise EmptyDocument(f"binary:{kind}")
+        if not data.strip():
+            raise EmptyDocument("empty")
+        _, text = decode_html(data, content_type)
+    else:
+        text = data
+        kind = sniff_binary(text)
+        if kind:
+            raise EmptyDocument(f"binary:{kind}")
+    if not text.strip():
+        raise EmptyDocument("empty")
+    text = _XML_DECLARATION.sub("", text, count=1)
+    parser = _parser()
+    try:
+        root = etree.fromstring(text, parser)
+    except (etree.XMLSyntaxError, ValueError):
+        root = None
+    if any(entry.type_name == "ERR_RESOURCE_LIMIT" for entry in parser.error_log):
+        root = _parse_without_depth_limit(text)
+    if root is None:
+        raise EmptyDocument("unparsable")
+    return root

@@ -1,0 +1,114 @@
+"""The algorithm registry: every algorithm is selected by name.
+
+Algorithm modules live in :mod:`scrapy_cetd.algorithms` and register themselves with
+:func:`register`; the package's modules are all imported on first lookup.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .extraction import Selection
+
+__all__ = ["Algorithm", "Param", "algorithm_names", "get_algorithm", "register"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A numeric algorithm parameter with its default and valid range (inclusive)."""
+
+    default: float
+    minimum: float = -math.inf
+    maximum: float = math.inf
+    integer: bool = False
+    doc: str = ""
+
+    def validate(self, algorithm: str, name: str, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"{algorithm}: parameter {name!r} must be a number, got {value!r}") from None
+        if self.integer:
+            if value != int(value):
+                raise ValueError(f"{algorithm}: parameter {name!r} must be a whole number, got {value!r}")
+            value = int(value)
+        if math.isnan(value) or not (self.minimum <= value <= self.maximum):
+            raise ValueError(
+                f"{algorithm}: parameter {name!r}={value!r} is out of range [{self.minimum}, {self.maximum}]"
+            )
+        return value
+
+
+SelectFunction = Callable[..., Selection]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A registered algorithm: ``select(page, coefficient, **params) -> Selection``."""
+
+    name: str
+    select: SelectFunction
+    default_coefficient: float
+    paper: str
+    summary: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+    max_coefficient: float = math.inf
+
+    def resolve(self, coefficient: float | None, params: Mapping[str, Any]) -> tuple[float, dict[str, Any]]:
+        """Validate user options; return the coefficient and the full parameter dict."""
+        unknown = sorted(set(params) - set(self.params))
+        if unknown:
+            valid = ", ".join(sorted(self.params)) or "none"
+            raise ValueError(f"{self.name}: unknown parameter(s) {', '.join(unknown)}; valid: {valid}")
+        if coefficient is None:
+            coefficient = self.default_coefficient
+        coefficient = Param(0.0, 0.0, self.max_coefficient).validate(self.name, "threshold_coefficient", coefficient)
+        resolved = {name: p.default for name, p in self.params.items()}
+        for name, value in params.items():
+            resolved[name] = self.params[name].validate(self.name, name, value)
+        return coefficient, resolved
+
+
+_REGISTRY: dict[str, Algorithm] = {}
+_loaded = False
+
+
+def register(algorithm: Algorithm) -> Algorithm:
+    """Add an algorithm to the registry (names are unique)."""
+    if algorithm.name in _REGISTRY:
+        raise ValueError(f"algorithm {algorithm.name!r} is already registered")
+    _REGISTRY[algorithm.name] = algorithm
+    return algorithm
+
+
+def _load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    from . import algorithms
+
+    for module in pkgutil.iter_modules(algorithms.__path__):
+        importlib.import_module(f"{algorithms.__name__}.{module.name}")
+    _loaded = True
+
+
+def algorithm_names() -> list[str]:
+    """The names of all registered algorithms, sorted."""
+    _load_all()
+    return sorted(_REGISTRY)
+
+
+def get_algorithm(name: str) -> Algorithm:
+    """Look an algorithm up by name; ``ValueError`` lists the valid names."""
+    _load_all()
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown algorithm {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}") from None
+
