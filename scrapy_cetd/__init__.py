@@ -15,6 +15,22 @@ from .registry import algorithm_names, get_algorithm
 
 __version__ = "0.1.0"
 
+# The Scrapy layer is imported on first use only, so the library works without Scrapy.
+_SCRAPY_COMPONENTS = {
+    "Addon": "scrapy_cetd.addon",
+    "ContentAnnotationMiddleware": "scrapy_cetd.middlewares",
+    "ContentExtractionPipeline": "scrapy_cetd.pipelines",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _SCRAPY_COMPONENTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scrapy_cetd' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
 __all__ = [
     "DEFAULT_ALGORITHM",
     "EmptyDocument",
