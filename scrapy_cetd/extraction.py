@@ -15,7 +15,8 @@ class Selection:
     DOM algorithms name whole subtrees (``subtrees``: element indices) and/or single
     text runs (``runs``: run keys, see :mod:`scrapy_cetd.page`).  Line-based algorithms,
     which work on source lines rather than the DOM, give their text in ``lines`` and may
-    leave the DOM selection empty.
+    leave the DOM selection empty.  ``dedupe_min_chars`` (opt-in, 0 = off) asks the
+    renderer to emit each text line of at least that many characters only once per page.
     """
 
     threshold: float | None
@@ -24,6 +25,7 @@ class Selection:
     lines: list[str] | None = None
     title: str | None = None
     diagnostics: dict[str, Any] = field(default_factory=dict)
+    dedupe_min_chars: int = 0
 
 
 @dataclass

@@ -10,6 +10,7 @@ structure").  Both are produced in one iterative walk: no recursion on the DOM.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from html import escape
 
 from lxml import etree
@@ -93,4 +94,18 @@ def render(page: Page, selection: Selection) -> tuple[str, str]:
                 html_pieces.append(escape(tail, quote=False))
     html_pieces.append("</html>")
     lines = (" ".join(line.split()) for line in "".join(text_pieces).split(_LINE_BREAK))
-    return "\n".join(line for line in lines if line), "".join(html_pieces)
+    return "\n".join(_drop_repeated_lines(lines, selection.dedupe_min_chars)), "".join(html_pieces)
+
+
+def _drop_repeated_lines(lines: Iterable[str], min_chars: int) -> Iterator[str]:
+    """The non-empty lines; with ``min_chars > 0``, a line of ``min_chars`` or more
+    characters that already appeared is left out (short lines may repeat legitimately)."""
+    seen: set[str] = set()
+    for line in lines:
+        if not line:
+            continue
+        if min_chars and len(line) >= min_chars:
+            if line in seen:
+                continue
+            seen.add(line)
+        yield line
