@@ -1,0 +1,416 @@
+"""The ``scrapy-cetd`` command line.
+
+- ``scrapy-cetd extract FILE...``: print the main content of HTML files (``.gz`` too, ``-``
+  for stdin) as text, cleaned HTML or JSON, with every option of :func:`scrapy_cetd.extract`.
+- ``scrapy-cetd evaluate DATASET_DIR``: score algorithms (and installed peers) on a WCXB or
+  article-extraction-benchmark directory; prints a markdown table, ``--json`` keeps all.
+- ``scrapy-cetd tradeoff DATASET_DIR --out plot.png``: precision/recall/F1 against the
+  threshold coefficient, plotted (needs matplotlib: the ``plot`` extra).
+- ``scrapy-cetd algorithms``: the registered algorithms with their options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import sys
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .api import DEFAULT_ALGORITHM, extract
+from .registry import algorithm_names, get_algorithm
+
+__all__ = ["main"]
+
+PROG = "scrapy-cetd"
+# Extraction reasons that mean the input held no HTML at all (see parsing.EmptyDocument).
+_BAD_INPUT_REASONS = ("empty", "unparsable", "binary")
+
+
+class CommandError(Exception):
+    """A user error: printed as one line on stderr, exit status 2."""
+
+
+def _error(message: str) -> None:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+
+
+def _number(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise CommandError(f"{text!r} is not a number") from None
+    if math.isnan(value):
+        raise CommandError(f"{text!r} is not a number")
+    return value
+
+
+def _parse_param(text: str) -> tuple[str | None, str, int | float]:
+    """``[ALGORITHM:]name=value`` -> ``(algorithm or None, name, number)``."""
+    target, sep, value = text.partition("=")
+    if not sep or not target:
+        raise CommandError(f"--param {text!r}: expected name=value")
+    algorithm, colon, name = target.rpartition(":")
+    try:
+        number = _number(value)
+    except CommandError as exc:
+        raise CommandError(f"--param {text!r}: {exc}") from None
+    return (algorithm if colon else None), name, number
+
+
+# --- extract -----------------------------------------------------------------------------
+
+
+def _read_input(name: str) -> bytes:
+    """The bytes of a file (``-``: stdin), gunzipped when they are gzip."""
+    data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data
+
+
+def _read_error(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    if isinstance(exc, (EOFError, zlib.error, gzip.BadGzipFile)):
+        return f"broken gzip data ({exc})"
+    return str(exc) or type(exc).__name__
+
+
+def _extract_command(args: argparse.Namespace) -> int:
+    params: dict[str, Any] = {}
+    for text in args.param:
+        algorithm, name, value = _parse_param(text)
+        if algorithm not in (None, args.algorithm):
+            raise CommandError(f"--param {text!r} names another algorithm than {args.algorithm!r}")
+        params[name] = value
+    try:
+        get_algorithm(args.algorithm).resolve(args.threshold_coefficient, params)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    status = 0
+    headers = len(args.files) > 1 and args.format != "json"
+    for index, name in enumerate(args.files):
+        label = "<stdin>" if name == "-" else name
+        try:
+            data = _read_input(name)
+        except (OSError, EOFError, zlib.error) as exc:
+            _error(f"{label}: {_read_error(exc)}")
+            status = 1
+            continue
+        result = extract(
+            data,
+            algorithm=args.algorithm,
+            url=args.url,
+            threshold_coefficient=args.threshold_coefficient,
+            content_type=args.content_type,
+            diagnostics=args.diagnostics,
+            **params,
+        )
+        if result.reason and result.reason.startswith(_BAD_INPUT_REASONS):
+            _error(f"{label}: no HTML to extract from ({result.reason})")
+            status = 1
+            continue
+        if args.format == "json":
+            print(json.dumps({"file": label, **result.to_dict()}, ensure_ascii=False))
+            continue
+        if headers:
+            print(("\n" if index else "") + f"==> {label} <==")
+        output = result.text if args.format == "text" else result.html
+        if output:
+            print(output)
+    return status
+
+
+# --- evaluate and tradeoff -----------------------------------------------------------------
+
+
+def _load_pages(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    from .evaluation.datasets import DatasetError, load_dataset, select_pages
+
+    try:
+        dataset = load_dataset(args.dataset)
+    except (DatasetError, OSError, json.JSONDecodeError) as exc:
+        raise CommandError(str(exc)) from None
+    if dataset.missing_html:
+        shown = ", ".join(dataset.missing_html[:5]) + (" ..." if len(dataset.missing_html) > 5 else "")
+        print(f"{PROG}: warning: {len(dataset.missing_html)} page(s) without HTML skipped: {shown}", file=sys.stderr)
+    try:
+        pages = select_pages(
+            dataset.pages,
+            ids_from=args.ids_from,
+            ids_to=args.ids_to,
+            split=args.split,
+            page_types=args.page_type,
+            limit=args.limit,
+        )
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    if not pages:
+        raise CommandError(f"{args.dataset}: no pages selected")
+    return dataset, pages
+
+
+def _algorithm_list(values: Sequence[str]) -> list[str]:
+    names: list[str] = []
+    for value in values:
+        for name in value.split(","):
+            name = name.strip()
+            if not name:
+                continue
+            for resolved in algorithm_names() if name == "all" else [name]:
+                if resolved not in names:
+                    names.append(resolved)
+    for name in names:
+        try:
+            get_algorithm(name)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+    return names
+
+
+def _algorithm_params(names: Sequence[str], texts: Sequence[str]) -> dict[str, dict[str, int | float]]:
+    """``--param`` values per algorithm: ``ALGO:name=value`` for one, ``name=value`` for
+    every selected algorithm that has a parameter of that name."""
+    params: dict[str, dict[str, int | float]] = {name: {} for name in names}
+    for text in texts:
+        algorithm, name, value = _parse_param(text)
+        targets = [algorithm] if algorithm else [a for a in names if name in get_algorithm(a).params]
+        if algorithm and algorithm not in params:
+            raise CommandError(f"--param {text!r}: {algorithm!r} is not among the evaluated algorithms")
+        if not targets:
+            raise CommandError(f"--param {text!r}: no evaluated algorithm has a parameter {name!r}")
+        for target in targets:
+            params[target][name] = value
+    return params
+
+
+def _evaluate_command(args: argparse.Namespace) -> int:
+    from .evaluation.peers import PEERS, available_peers
+    from .evaluation.report import markdown_report, write_json
+    from .evaluation.runner import Extractor, run_evaluation
+
+    names = _algorithm_list(args.algorithm)
+    params = _algorithm_params(names, args.param)
+    try:
+        extractors = [Extractor.algorithm(n, args.threshold_coefficient, params[n]) for n in names]
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    if args.peers is not None:
+        unknown = [p for p in args.peers if p not in PEERS]
+        if unknown:
+            raise CommandError(f"unknown peer(s) {', '.join(unknown)}; choose from: {', '.join(PEERS)}")
+        installed = available_peers()
+        wanted = args.peers or list(PEERS)
+        for peer in wanted:
+            if peer in installed:
+                extractors.append(Extractor.peer(peer))
+            else:
+                print(f"{PROG}: note: peer {peer} is not installed; skipped", file=sys.stderr)
+    if not extractors:
+        raise CommandError("nothing to evaluate")
+    dataset, pages = _load_pages(args)
+    selection = {
+        key: getattr(args, key)
+        for key in ("ids_from", "ids_to", "split", "page_type", "limit")
+        if getattr(args, key) not in (None, [])
+    }
+    run = run_evaluation(
+        pages,
+        extractors,
+        metric=dataset.metric,
+        dataset=str(dataset.root),
+        layout=dataset.layout,
+        jobs=args.jobs,
+        selection=selection,
+    )
+    sys.stdout.write(markdown_report(run))
+    if args.json:
+        write_json(run, args.json)
+    return 0
+
+
+def _tradeoff_command(args: argparse.Namespace) -> int:
+    from .evaluation.tradeoff import DEFAULT_COEFFICIENTS, plot_tradeoff, require_matplotlib, sweep
+
+    try:
+        require_matplotlib()
+    except RuntimeError as exc:
+        raise CommandError(str(exc)) from None
+    spec = get_algorithm(_algorithm_list([args.algorithm])[0]) if args.algorithm != "all" else None
+    if spec is None:
+        raise CommandError("tradeoff takes one algorithm")
+    params = _algorithm_params([spec.name], args.param)[spec.name]
+    if args.coefficients:
+        coefficients = [float(_number(c)) for c in args.coefficients.split(",") if c.strip()]
+    else:
+        coefficients = [c for c in DEFAULT_COEFFICIENTS if c <= spec.max_coefficient]
+    try:
+        for coefficient in coefficients:
+            spec.resolve(coefficient, params)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    dataset, pages = _load_pages(args)
+    use_lcs = args.metric == "lcs"
+    points = sweep(
+        pages, spec.name, coefficients, params=params, metric=dataset.metric, use_lcs=use_lcs, jobs=args.jobs
+    )
+    metric_name = "LCS word-sequence" if use_lcs else {"word": "word-bag", "shingle": "4-gram shingle"}[dataset.metric]
+    options = "".join(f", {k}={v}" for k, v in sorted(params.items()))
+    title = f"{spec.name}{options}: {metric_name} P/R/F1, {Path(dataset.root).name} ({len(pages)} pages)"
+    plot_tradeoff(points, args.out, title=title, default_coefficient=spec.default_coefficient)
+    print(title)
+    print()
+    print("| coefficient | P | R | F1 |")
+    print("| ---: | ---: | ---: | ---: |")
+    for point in points:
+        s = point.scores
+        print(f"| {point.coefficient:g} | {s.precision:.3f} | {s.recall:.3f} | {s.f1:.3f} |")
+    if args.json:
+        data = {
+            "dataset": str(dataset.root),
+            "algorithm": spec.name,
+            "params": params,
+            "metric": "lcs" if use_lcs else dataset.metric,
+            "pages": len(pages),
+            "points": [{"coefficient": p.coefficient, **vars(p.scores)} for p in points],
+        }
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"\nplot written to {args.out}", file=sys.stderr)
+    return 0
+
+
+# --- algorithms --------------------------------------------------------------------------
+
+
+def _algorithms_command(args: argparse.Namespace) -> int:
+    for name in algorithm_names():
+        spec = get_algorithm(name)
+        limit = "" if math.isinf(spec.max_coefficient) else f", at most {spec.max_coefficient:g}"
+        print(f"{name}: {spec.summary}")
+        print(f"    paper: {spec.paper}")
+        print(f"    --threshold-coefficient: default {spec.default_coefficient:g}{limit}")
+        for param_name, param in spec.params.items():
+            kind = "whole number" if param.integer else "number"
+            print(f"    --param {param_name}=VALUE: {kind} in [{param.minimum:g}, {param.maximum:g}], "
+                  f"default {param.default:g}. {param.doc}".rstrip())
+    return 0
+
+
+# --- parser ------------------------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _selection_options() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    group = parent.add_argument_group("page selection (pages in sorted id order, steps applied in this order)")
+    group.add_argument("--ids-from", metavar="ID", help="first page id to include")
+    group.add_argument("--ids-to", metavar="ID", help="last page id to include")
+    group.add_argument("--page-type", action="append", default=[], metavar="TYPE", help="only this page type (repeat)")
+    group.add_argument(
+        "--split", choices=("first-half", "second-half"), help="first ceil(n/2) pages selected so far, or the rest"
+    )
+    group.add_argument("--limit", type=_positive_int, metavar="N", help="the first N pages selected so far")
+    parent.add_argument("-j", "--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    return parent
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description="Main-content extraction (CETD, CEPR, CETR, ...).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    param_help = "an algorithm parameter (repeat); see 'scrapy-cetd algorithms'"
+    ex = commands.add_parser("extract", help="print the main content of HTML files")
+    ex.add_argument("files", nargs="+", metavar="FILE", help="HTML file, gzip or not; - for stdin")
+    ex.add_argument("-a", "--algorithm", default=DEFAULT_ALGORITHM, help=f"default {DEFAULT_ALGORITHM}")
+    ex.add_argument("-c", "--threshold-coefficient", type=float, metavar="X", help="default: the algorithm's")
+    ex.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=param_help)
+    ex.add_argument("-f", "--format", choices=("text", "html", "json"), default="text", help="default text")
+    ex.add_argument("--url", help="the page's URL (kept in the result)")
+    ex.add_argument("--content-type", help="HTTP Content-Type header, for the charset")
+    ex.add_argument("--diagnostics", action="store_true", help="add the per-node table (shown with --format json)")
+    ex.set_defaults(handler=_extract_command)
+
+    selection = _selection_options()
+    ev = commands.add_parser(
+        "evaluate",
+        parents=[selection],
+        help="score algorithms on a labelled dataset",
+        description="Score algorithms on a WCXB or article-extraction-benchmark directory (detected).",
+    )
+    ev.add_argument("dataset", metavar="DATASET_DIR")
+    ev.add_argument(
+        "-a", "--algorithm", nargs="+", default=[DEFAULT_ALGORITHM], metavar="A",
+        help="algorithm names (or 'all' for every registered one)",
+    )
+    ev.add_argument(
+        "--peers", nargs="*", metavar="PEER",
+        help="add peers, each only if installed (none named: all of trafilatura, readability, justext, resiliparse)",
+    )
+    ev.add_argument("-c", "--threshold-coefficient", type=float, metavar="X", help="for every algorithm")
+    ev.add_argument(
+        "-p", "--param", action="append", default=[], metavar="[ALGO:]NAME=VALUE",
+        help="a parameter for ALGO, or for every evaluated algorithm that has it (repeat)",
+    )
+    ev.add_argument("--json", metavar="OUT", help="write everything, per page included, to this JSON file")
+    ev.set_defaults(handler=_evaluate_command)
+
+    tr = commands.add_parser(
+        "tradeoff",
+        parents=[selection],
+        help="plot precision/recall/F1 against the threshold coefficient",
+        description="Precision/recall/F1 against the threshold coefficient (seed papers' Figures 5, 6, 9).",
+    )
+    tr.add_argument("dataset", metavar="DATASET_DIR")
+    tr.add_argument("-a", "--algorithm", default=DEFAULT_ALGORITHM, help=f"default {DEFAULT_ALGORITHM}")
+    tr.add_argument("-o", "--out", required=True, metavar="PLOT", help="image file to write (.png, .svg, ...)")
+    tr.add_argument("--coefficients", metavar="X,Y,...", help="default 0,0.1,...,2 (up to the algorithm's maximum)")
+    tr.add_argument(
+        "--metric", choices=("dataset", "lcs"), default="dataset",
+        help="the dataset's own metric (default) or the seed papers' LCS word-sequence metric",
+    )
+    tr.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=param_help)
+    tr.add_argument("--json", metavar="OUT", help="also write the points as JSON")
+    tr.set_defaults(handler=_tradeoff_command)
+
+    al = commands.add_parser("algorithms", help="list the registered algorithms and their options")
+    al.set_defaults(handler=_algorithms_command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 some input failed, 2 usage)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else 0
+    try:
+        return int(args.handler(args))
+    except CommandError as exc:
+        _error(str(exc))
+        return 2
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (e.g. | head): stop quietly
+        return 1
+    except KeyboardInterrupt:
+        return 130

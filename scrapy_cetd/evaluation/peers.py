@@ -1,0 +1,113 @@
+"""Other extractors ("peers") evaluated side by side with ours, each only if installed.
+
+Each peer is called the way its documentation shows, with default options, on the page's
+bytes (so its own decoding and parsing are timed), and returns plain text:
+
+- ``trafilatura``: ``trafilatura.extract(html, url=url)``.
+- ``readability``: ``readability.Document(html).summary(html_partial=True)``, turned into
+  text with a line break at every block element.
+- ``justext``: the paragraphs ``justext.justext(html, get_stoplist("English"))`` does not
+  classify as boilerplate.
+- ``resiliparse``: ``extract_plain_text(html, main_content=True)`` after its own encoding
+  detection.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+
+from lxml import etree
+
+__all__ = ["PEERS", "Peer", "available_peers", "run_peer"]
+
+
+@dataclass(frozen=True)
+class Peer:
+    """An optional third-party extractor: the module that must import, its distribution."""
+
+    name: str
+    module: str
+    distribution: str
+    extract: Callable[[bytes, str | None], str]
+
+    def version(self) -> str | None:
+        try:
+            return metadata.version(self.distribution)
+        except metadata.PackageNotFoundError:
+            return None
+
+
+_BLOCK_TAGS = frozenset(
+    "address article aside blockquote br dd div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 "
+    "header hr li main nav ol p pre section table td th tr ul".split()
+)
+
+
+def _html_to_text(markup: str) -> str:
+    """Text of an HTML fragment, with a line break after every block element."""
+    if not markup.strip():
+        return ""
+    root = etree.fromstring(markup, etree.HTMLParser())
+    if root is None:
+        return ""
+    for element in root.iter():
+        if isinstance(element.tag, str) and element.tag in _BLOCK_TAGS:
+            element.tail = "\n" + (element.tail or "")
+    return "".join(root.itertext())
+
+
+def _trafilatura(html: bytes, url: str | None) -> str:
+    import trafilatura
+
+    return trafilatura.extract(html, url=url) or ""
+
+
+def _readability(html: bytes, url: str | None) -> str:
+    from readability import Document
+
+    return _html_to_text(Document(html, url=url).summary(html_partial=True))
+
+
+def _justext(html: bytes, url: str | None) -> str:
+    import justext
+
+    paragraphs = justext.justext(html, justext.get_stoplist("English"))
+    return "\n".join(p.text for p in paragraphs if not p.is_boilerplate)
+
+
+def _resiliparse(html: bytes, url: str | None) -> str:
+    from resiliparse.extract.html2text import extract_plain_text
+    from resiliparse.parse.encoding import bytes_to_str, detect_encoding
+
+    return extract_plain_text(bytes_to_str(html, detect_encoding(html)), main_content=True)
+
+
+PEERS: dict[str, Peer] = {
+    peer.name: peer
+    for peer in (
+        Peer("trafilatura", "trafilatura", "trafilatura", _trafilatura),
+        Peer("readability", "readability", "readability-lxml", _readability),
+        Peer("justext", "justext", "jusText", _justext),
+        Peer("resiliparse", "resiliparse.extract.html2text", "resiliparse", _resiliparse),
+    )
+}
+
+
+def available_peers() -> list[str]:
+    """The names of the peers whose module imports here, in :data:`PEERS` order."""
+    names = []
+    for name, peer in PEERS.items():
+        try:
+            importlib.import_module(peer.module)
+        except ImportError:
+            continue
+        names.append(name)
+    return names
+
+
+def run_peer(name: str, html: bytes, url: str | None = None) -> str:
+    """Run one peer on a page's bytes; its text (empty when it found nothing)."""
+    return PEERS[name].extract(html, url)

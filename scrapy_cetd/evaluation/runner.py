@@ -1,0 +1,369 @@
+"""Running extractors over a dataset: per-page scores and timings, then the summaries.
+
+Every page is read in the worker that scores it.  For each page the worker times, on the
+page's bytes: ``lxml.etree.fromstring(html, lxml.etree.HTMLParser())`` (the reference),
+then each extractor (``scrapy_cetd.extract(html, algorithm=A, ...)``, parse included, or
+a peer from bytes).  Scoring is not timed.  With ``jobs > 1`` chunks of pages go to a
+process pool and each worker times its own pages, so the lxml reference is measured under
+the same load as the extractors.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import statistics
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from lxml import etree
+
+from ..api import extract
+from ..registry import get_algorithm
+from .datasets import GoldPage, read_html
+from .metrics import LcsScores, Scores, ShingleCounts, lcs_scores, shingle_counts, shingle_means, word_scores
+from .peers import PEERS, run_peer
+from .progress import Progress
+
+__all__ = [
+    "EvaluationRun",
+    "Extractor",
+    "PageResult",
+    "Summary",
+    "evaluate_pages",
+    "map_pages",
+    "mean_lcs",
+    "mean_scores",
+    "run_evaluation",
+    "score_text",
+    "summarize",
+]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Extractor:
+    """What is evaluated: a registered algorithm with its options, or a peer.
+
+    ``label`` names it in reports: the algorithm with any option given, or the peer with
+    its installed version.
+    """
+
+    name: str
+    kind: str
+    label: str
+    threshold_coefficient: float | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def algorithm(
+        cls, name: str, threshold_coefficient: float | None = None, params: Mapping[str, Any] | None = None
+    ) -> Extractor:
+        """An algorithm; its options are validated now (``ValueError`` when invalid)."""
+        params = dict(params or {})
+        get_algorithm(name).resolve(threshold_coefficient, params)
+        options = [f"{k}={v}" for k, v in sorted(params.items())]
+        if threshold_coefficient is not None:
+            options.insert(0, f"coefficient={threshold_coefficient:g}")
+        label = f"{name} ({', '.join(options)})" if options else name
+        return cls(name, "algorithm", label, threshold_coefficient, tuple(sorted(params.items())))
+
+    @classmethod
+    def peer(cls, name: str) -> Extractor:
+        if name not in PEERS:
+            raise ValueError(f"unknown peer {name!r}; choose one of: {', '.join(PEERS)}")
+        version = PEERS[name].version()
+        return cls(name, "peer", f"{name} {version}" if version else name)
+
+    def run(self, html: bytes, url: str | None) -> str:
+        if self.kind == "peer":
+            return run_peer(self.name, html, url)
+        return extract(
+            html, algorithm=self.name, url=url, threshold_coefficient=self.threshold_coefficient, **dict(self.params)
+        ).text
+
+    def describe(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind}
+        if self.kind == "peer":
+            info["version"] = PEERS[self.name].version()
+        else:
+            info["threshold_coefficient"] = self.threshold_coefficient
+            info["params"] = dict(self.params)
+        return info
+
+
+def score_text(text: str, gold: str, metric: str) -> dict[str, Any]:
+    """All scores of one extraction: the dataset's metric and the LCS metric."""
+    scores: dict[str, Any] = {}
+    if metric == "word":
+        page = word_scores(text, gold)
+        scores.update(precision=page.precision, recall=page.recall, f1=page.f1)
+    else:
+        counts = shingle_counts(text, gold)
+        scores.update(tp=counts.tp, fp=counts.fp, fn=counts.fn)
+        scores.update(precision=counts.precision, recall=counts.recall)
+        both = counts.precision is not None and counts.recall is not None
+        scores["f1"] = 2 * counts.tp / (2 * counts.tp + counts.fp + counts.fn) if both else None
+    lcs = lcs_scores(text, gold)
+    scores.update(lcs_precision=lcs.precision, lcs_recall=lcs.recall, lcs_f1=lcs.f1, cleaneval=lcs.cleaneval)
+    return scores
+
+
+@dataclass
+class PageResult:
+    """One page: its lxml reference time and, per extractor label, time, scores, error."""
+
+    page_id: str
+    page_type: str | None
+    url: str | None
+    lxml_ms: float
+    outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.page_id,
+            "page_type": self.page_type,
+            "url": self.url,
+            "lxml_ms": self.lxml_ms,
+            "extractors": self.outcomes,
+        }
+
+
+def time_lxml_parse(html: bytes) -> float:
+    """Milliseconds for ``lxml.etree.fromstring(html, lxml.etree.HTMLParser())``."""
+    start = time.perf_counter()
+    try:
+        etree.fromstring(html, etree.HTMLParser())
+    except (etree.XMLSyntaxError, ValueError):
+        pass  # empty or unparsable input: the time to find out is the reference
+    return (time.perf_counter() - start) * 1000
+
+
+def evaluate_pages(pages: Sequence[GoldPage], extractors: Sequence[Extractor], metric: str) -> list[PageResult]:
+    """The worker: time and score every extractor on every page (in this process)."""
+    results = []
+    for page in pages:
+        html = read_html(page.html_path)
+        result = PageResult(page.page_id, page.page_type, page.url, time_lxml_parse(html))
+        for extractor in extractors:
+            error = None
+            start = time.perf_counter()
+            try:
+                text = extractor.run(html, page.url)
+            except Exception as exc:  # noqa: BLE001 - a failing extractor scores as empty, with the error kept
+                text, error = "", f"{type(exc).__name__}: {exc}"
+            elapsed = (time.perf_counter() - start) * 1000
+            outcome = {"ms": elapsed, "chars": len(text), **score_text(text, page.gold, metric)}
+            if error:
+                outcome["error"] = error
+            result.outcomes[extractor.label] = outcome
+        results.append(result)
+    return results
+
+
+def _chunks(items: Sequence[T], jobs: int) -> Iterator[Sequence[T]]:
+    size = max(1, min(16, math.ceil(len(items) / (max(jobs, 1) * 8))))
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def map_pages(
+    worker: Callable[..., list[T]], pages: Sequence[GoldPage], args: tuple[Any, ...], jobs: int, label: str
+) -> list[T]:
+    """``worker(chunk, *args)`` over chunks of pages, in ``jobs`` processes; results in page order.
+
+    Workers are started with ``spawn`` (no fork of a possibly threaded parent); a progress
+    bar is drawn on stderr when it is a terminal.
+    """
+    chunks = list(_chunks(pages, jobs))
+    results: list[list[T]] = [[] for _ in chunks]
+    with Progress(len(pages), label) as progress:
+        if jobs <= 1:
+            for index, chunk in enumerate(chunks):
+                results[index] = worker(chunk, *args)
+                progress.update(len(chunk))
+        else:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+                pending: dict[Future[list[T]], int] = {
+                    pool.submit(worker, chunk, *args): index for index, chunk in enumerate(chunks)
+                }
+                try:
+                    while pending:
+                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            index = pending.pop(future)
+                            results[index] = future.result()
+                            progress.update(len(chunks[index]))
+                except BaseException:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    return [item for chunk in results for item in chunk]
+
+
+@dataclass
+class Summary:
+    """One extractor over the pages: mean scores, per-type F1, timing, errors."""
+
+    label: str
+    scores: Scores
+    lcs: LcsScores
+    by_type: dict[str, float]
+    median_ms: float
+    total_ms: float
+    ratio_to_lxml: float
+    errors: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "f1": self.scores.f1,
+            "precision": self.scores.precision,
+            "recall": self.scores.recall,
+            "lcs_precision": self.lcs.precision,
+            "lcs_recall": self.lcs.recall,
+            "lcs_f1": self.lcs.f1,
+            "cleaneval": self.lcs.cleaneval,
+            "f1_by_page_type": self.by_type,
+            "median_ms": self.median_ms,
+            "total_ms": self.total_ms,
+            "ratio_to_lxml": self.ratio_to_lxml,
+            "errors": self.errors,
+        }
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def mean_scores(outcomes: Sequence[Mapping[str, Any]], metric: str) -> Scores:
+    """The dataset's aggregate of per-page outcomes (see :func:`score_text`): WCXB, the
+    means of per-page P, R, F1; the article benchmark, its shingle aggregate."""
+    if metric == "word":
+        return Scores(
+            _mean([o["precision"] for o in outcomes]),
+            _mean([o["recall"] for o in outcomes]),
+            _mean([o["f1"] for o in outcomes]),
+        )
+    return shingle_means(ShingleCounts(o["tp"], o["fp"], o["fn"]) for o in outcomes)
+
+
+def mean_lcs(outcomes: Sequence[Mapping[str, Any]]) -> LcsScores:
+    """Means over pages of the LCS precision, recall, F1 and CleanEval-style score."""
+    return LcsScores(
+        _mean([o["lcs_precision"] for o in outcomes]),
+        _mean([o["lcs_recall"] for o in outcomes]),
+        _mean([o["lcs_f1"] for o in outcomes]),
+        _mean([o["cleaneval"] for o in outcomes]),
+    )
+
+
+def summarize(results: Sequence[PageResult], labels: Sequence[str], metric: str) -> list[Summary]:
+    """Per extractor: the dataset's metric (WCXB: means of per-page scores; article
+    benchmark: its shingle aggregate), mean LCS scores, F1 per page type (pages whose type
+    is known), median and total ms, and the median's ratio to lxml's median parse time."""
+    lxml_median = statistics.median(r.lxml_ms for r in results) if results else 0.0
+    types = sorted({r.page_type for r in results if r.page_type})
+    summaries = []
+    for label in labels:
+        outcomes = [r.outcomes[label] for r in results]
+        times = [o["ms"] for o in outcomes]
+        lcs = mean_lcs(outcomes)
+        by_type = {
+            page_type: mean_scores([r.outcomes[label] for r in results if r.page_type == page_type], metric).f1
+            for page_type in types
+        }
+        median = statistics.median(times) if times else 0.0
+        summaries.append(
+            Summary(
+                label=label,
+                scores=mean_scores(outcomes, metric),
+                lcs=lcs,
+                by_type=by_type,
+                median_ms=median,
+                total_ms=sum(times),
+                ratio_to_lxml=median / lxml_median if lxml_median else math.inf,
+                errors=sum(1 for o in outcomes if "error" in o),
+            )
+        )
+    return summaries
+
+
+@dataclass
+class EvaluationRun:
+    """Everything one ``evaluate`` run measured."""
+
+    dataset: str
+    layout: str
+    metric: str
+    extractors: list[Extractor]
+    results: list[PageResult]
+    summaries: list[Summary]
+    jobs: int
+    wall_seconds: float
+    selection: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def lxml_median_ms(self) -> float:
+        return statistics.median(r.lxml_ms for r in self.results) if self.results else 0.0
+
+    @property
+    def lxml_total_ms(self) -> float:
+        return sum(r.lxml_ms for r in self.results)
+
+    def page_type_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for result in self.results:
+            if result.page_type:
+                counts[result.page_type] = counts.get(result.page_type, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dataset": self.dataset,
+            "layout": self.layout,
+            "metric": self.metric,
+            "pages": len(self.results),
+            "selection": self.selection,
+            "jobs": self.jobs,
+            "wall_seconds": self.wall_seconds,
+            "page_types": self.page_type_counts(),
+            "lxml": {"median_ms": self.lxml_median_ms, "total_ms": self.lxml_total_ms},
+            "extractors": [e.describe() for e in self.extractors],
+            "summary": [s.to_dict() for s in self.summaries],
+            "per_page": [r.to_dict() for r in self.results],
+        }
+
+
+def run_evaluation(
+    pages: Sequence[GoldPage],
+    extractors: Sequence[Extractor],
+    *,
+    metric: str,
+    dataset: str = "",
+    layout: str = "",
+    jobs: int = 1,
+    selection: Mapping[str, Any] | None = None,
+) -> EvaluationRun:
+    """Evaluate ``extractors`` on ``pages`` and summarize."""
+    labels = [e.label for e in extractors]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"extractors must differ: {', '.join(labels)}")
+    start = time.perf_counter()
+    results = map_pages(evaluate_pages, pages, (list(extractors), metric), jobs, "evaluate")
+    wall = time.perf_counter() - start
+    return EvaluationRun(
+        dataset=dataset,
+        layout=layout,
+        metric=metric,
+        extractors=list(extractors),
+        results=results,
+        summaries=summarize(results, labels, metric),
+        jobs=jobs,
+        wall_seconds=wall,
+        selection=dict(selection or {}),
+    )
