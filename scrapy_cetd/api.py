@@ -91,10 +91,11 @@ def _node_table(page: Page, selection: Selection) -> list[dict[str, Any]]:
 
 
 def _run(page: Page, algorithm: str, coefficient: float, params: dict[str, Any], diagnostics: bool) -> Extraction:
-    if not page.chars or page.chars[0] == 0:
+    if page.is_frameset or not page.chars or page.chars[0] == 0:
         return Extraction(
             text="", html="", title=page.title, algorithm=algorithm, threshold=None,
-            threshold_coefficient=coefficient, url=page.url, reason="no-text",
+            threshold_coefficient=coefficient, url=page.url,
+            reason="frameset" if page.is_frameset else "no-text",
         )
     selection = get_algorithm(algorithm).select(page, coefficient, **params)
     text, html = render(page, selection)

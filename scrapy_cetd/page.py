@@ -69,7 +69,7 @@ def _clean(root: etree._Element) -> None:
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *REMOVED_TAGS, with_tail=False)
     hidden = [
         el
-        for el in root.iter(etree.Element)
+        for el in root.xpath("//*[@hidden or @style]")
         if el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or "")
     ]
     for el in hidden:
@@ -77,13 +77,14 @@ def _clean(root: etree._Element) -> None:
 
 
 def _body_of(root: etree._Element) -> etree._Element:
+    """The content area: ``<body>``; without one, the document less its ``<head>``."""
     body = root.find("body")
+    if body is None:
+        body = next(root.iter("body"), None)
     if body is not None:
         return body
-    found = next(root.iter("body"), None)
-    if found is not None:
-        return found
-    # Framesets and fragments: the whole document is the content area.
+    for head in root.findall("head"):
+        root.remove(head)
     return root
 
 
@@ -97,6 +98,8 @@ class Page:
         self.root = root
         self.url = url
         self.title = self._find_title(root)
+        #: A frameset page shows other documents; its own body holds no content.
+        self.is_frameset = root.find("frameset") is not None
         _clean(root)
         self.body = _body_of(root)
         self._walk()
@@ -112,46 +115,46 @@ class Page:
     @staticmethod
     def _find_title(root: etree._Element) -> str | None:
         for title in root.iter("title"):
-            text = normalize_space(title.text_content() if hasattr(title, "text_content") else "".join(title.itertext()))
+            text = normalize_space("".join(title.itertext()))
             if text:
                 return text
         return None
 
     def _walk(self) -> None:
         """Number elements in preorder and record text runs in document order."""
-        elements: list[etree._Element] = []
-        parent: list[int] = []
+        elements: list[etree._Element] = list(self.body.iter(etree.Element))
+        index = {el: i for i, el in enumerate(elements)}
+        parent = [-1]
+        parent.extend(index[el.getparent()] for el in elements[1:])
         run_owner: list[int] = []
         run_key: list[int] = []
         run_text: list[str] = []
-        stack: list[int] = []
-        for event, el in etree.iterwalk(self.body, events=("start", "end")):
-            if event == "start":
-                i = len(elements)
-                elements.append(el)
-                parent.append(stack[-1] if stack else -1)
-                stack.append(i)
-                text = el.text
-                if text and not text.isspace():
-                    run_owner.append(i)
-                    run_key.append(2 * i)
-                    run_text.append(text)
+        # XPath's text() yields the DOM's text nodes in document order; for a tail,
+        # getparent() is the element the text follows, not the one containing it.
+        for text in self.body.xpath(".//text()[normalize-space()]"):
+            i = index[text.getparent()]
+            if text.is_tail:
+                if i == 0:
+                    continue  # body's own tail lies outside the content area
+                run_owner.append(parent[i])
+                run_key.append(2 * i + 1)
             else:
-                i = stack.pop()
-                if stack:
-                    tail = el.tail
-                    if tail and not tail.isspace():
-                        run_owner.append(stack[-1])
-                        run_key.append(2 * i + 1)
-                        run_text.append(tail)
+                run_owner.append(i)
+                run_key.append(2 * i)
+            run_text.append(text)
+        # Attribute order matters: a Page's attributes are released in assignment order,
+        # and lxml frees an element proxy in time proportional to its depth unless its
+        # parent's proxy is still alive.  With ``index`` released first, the last reference
+        # to each proxy is in ``elements``, which Python releases last item first, i.e.
+        # deepest first: a 100,000-deep page is freed in linear time, not quadratic.
+        self.index = index
         self.elements = elements
-        self.index = {el: i for i, el in enumerate(elements)}
         self.parent = parent
         self.tags: list[str] = [el.tag if isinstance(el.tag, str) else "" for el in elements]
         self.run_owner = run_owner
         self.run_key = run_key
         self.run_text = run_text
-        self.run_chars = [collapsed_length(t) for t in run_text]
+        self.run_chars = [len(" ".join(t.split())) for t in run_text]  # collapsed_length, inlined
 
     def _count(self) -> None:
         """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""

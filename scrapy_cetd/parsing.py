@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html.parser
 import re
+from collections import Counter
 
 from lxml import etree
 from w3lib.encoding import html_to_unicode
@@ -71,6 +72,9 @@ def sniff_binary(data: bytes | str) -> str | None:
     return None
 
 
+_UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def _utf8_if_valid(data: bytes) -> str | None:
     try:
         data.decode("utf-8")
@@ -82,6 +86,10 @@ def _utf8_if_valid(data: bytes) -> str | None:
 def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]:
     """Decode HTML bytes; return ``(encoding, text)``."""
     encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_utf8_if_valid)
+    if encoding.replace("-", "").startswith(("utf16", "utf32")) and not data.startswith(_UTF16_32_BOMS):
+        # A UTF-16/32 label on bytes without a BOM is wrong (markup in those encodings
+        # starts with one); the HTML standard reads such pages as UTF-8.
+        return "utf-8", data.decode("utf-8", "replace")
     if "\ufffd" in text and encoding not in ("utf-8", "utf8"):
         try:
             return "utf-8", data.decode("utf-8")
@@ -106,9 +114,9 @@ class _TreeBuilderFeeder(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.builder = etree.TreeBuilder()
-        self.open: list[str] = []
+        self.open: list[str] = ["html"]
+        self.open_count: Counter[str] = Counter()  # open elements by tag, "html" excluded
         self.builder.start("html", {})
-        self.open.append("html")
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "html":
@@ -119,6 +127,7 @@ class _TreeBuilderFeeder(html.parser.HTMLParser):
             self.builder.end(tag)
         else:
             self.open.append(tag)
+            self.open_count[tag] += 1
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -126,10 +135,11 @@ class _TreeBuilderFeeder(html.parser.HTMLParser):
             self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag not in self.open[1:]:
+        if not self.open_count[tag]:
             return  # stray end tag
-        while self.open:
+        while len(self.open) > 1:
             name = self.open.pop()
+            self.open_count[name] -= 1
             self.builder.end(name)
             if name == tag:
                 break

@@ -33,9 +33,12 @@ def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[b
     n = len(page)
     content = [False] * n
     end = page.end
-    for root in selection.subtrees:
-        stop = end[root]
-        content[root:stop] = [True] * (stop - root)
+    covered_until = 0
+    for root in sorted(selection.subtrees):
+        if root < covered_until:
+            continue  # nested in a subtree already marked
+        covered_until = end[root]
+        content[root:covered_until] = [True] * (covered_until - root)
     kept = content[:]
     parent = page.parent
     for key in selection.runs:
@@ -67,31 +70,44 @@ def render(page: Page, selection: Selection) -> tuple[str, str]:
     html_pieces: list[str] = ["<html>"]
     if page.title:
         html_pieces.append(f"<head><title>{escape(page.title, quote=False)}</title></head>")
+    end = page.end
+    # Elements copy_root <= i < copy_end lie in a content subtree lxml serialized whole.
+    copy_root = copy_end = -1
     walker = etree.iterwalk(page.body, events=("start", "end"))
     for event, el in walker:
         i = index[el]
         tag = tags[i] or "span"
         if i == 0:
             tag = "body"
+        in_copy = copy_root <= i < copy_end
         if event == "start":
             if not kept[i]:
                 walker.skip_subtree()
                 continue
             text_pieces.append(_LINE_BREAK if tag in BLOCK_TAGS else " ")
-            html_pieces.append(_start_tag(tag, el.attrib))
             text = el.text
-            if text and (content[i] or 2 * i in runs):
+            is_content = content[i]
+            if not in_copy:
+                if is_content and tags[i] == tag:
+                    # A whole content subtree: lxml serializes it in one call.
+                    html_pieces.append(etree.tostring(el, method="html", encoding="unicode", with_tail=False))
+                    copy_root, copy_end = i, end[i]
+                else:
+                    html_pieces.append(_start_tag(tag, el.attrib))
+                    if text and (is_content or 2 * i in runs):
+                        html_pieces.append(escape(text, quote=False))
+            if text and (is_content or 2 * i in runs):
                 text_pieces.append(text)
-                html_pieces.append(escape(text, quote=False))
         else:
             if kept[i]:
                 text_pieces.append(_LINE_BREAK if tag in BLOCK_TAGS else " ")
-                if tag not in _VOID_TAGS:
+                if not in_copy and tag not in _VOID_TAGS:
                     html_pieces.append(f"</{tag}>")
             tail = el.tail
             if tail and i and (content[parent[i]] or 2 * i + 1 in runs):
                 text_pieces.append(tail)
-                html_pieces.append(escape(tail, quote=False))
+                if not (copy_root < i < copy_end):
+                    html_pieces.append(escape(tail, quote=False))
     html_pieces.append("</html>")
     lines = (" ".join(line.split()) for line in "".join(text_pieces).split(_LINE_BREAK))
     return "\n".join(_drop_repeated_lines(lines, selection.dedupe_min_chars)), "".join(html_pieces)

@@ -29,7 +29,9 @@ def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
     return best
 
 
-def densitysum_selection(page: Page, density: Sequence[float], density_sum: Sequence[float], coefficient: float) -> Selection:
+def densitysum_selection(
+    page: Page, density: Sequence[float], density_sum: Sequence[float], coefficient: float
+) -> Selection:
     """Threshold and ``ExtractContent`` (seed 000, section 4.2 and Algorithm 2).
 
     1. ``M``: the element under body with the largest DensitySum.

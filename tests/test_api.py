@@ -1,0 +1,148 @@
+"""The public API: options, validation, and a clear result for every kind of bad input."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from scrapy_cetd import EmptyDocument, Extraction, algorithm_names, extract, extract_tree, parse_html
+
+ARTICLE = (
+    "<html><head><title>News</title></head><body><nav><a href='/'>Home</a> <a href='/w'>World</a></nav>"
+    "<article><h1>Headline</h1><p>The first paragraph of the story, long enough to matter here.</p>"
+    "<p>The second paragraph continues the story with more detail and more words.</p></article>"
+    "<footer><a href='/c'>Contact</a></footer></body></html>"
+)
+
+
+def test_extract_returns_text_html_and_title() -> None:
+    result = extract(ARTICLE, url="https://example.com/a")
+    assert isinstance(result, Extraction)
+    assert "The first paragraph of the story" in result.text
+    assert result.html.startswith("<html><head><title>News</title></head><body>")
+    assert result.title == "News"
+    assert result.url == "https://example.com/a"
+    assert result.threshold_coefficient == 1.0
+    assert result.reason is None
+    assert result.to_dict()["text"] == result.text
+
+
+def test_text_breaks_lines_at_blocks_and_spaces_inline_boundaries() -> None:
+    result = extract(
+        "<html><body><div><p>alpha<span>beta</span><b>gamma</b></p><ul><li>one</li><li>two</li></ul>"
+        "<p>line<br>break</p></div></body></html>",
+        threshold_coefficient=0,
+    )
+    assert result.text == "alpha beta gamma\none\ntwo\nline\nbreak"
+
+
+def test_bytes_decoding_uses_declared_charset() -> None:
+    html = "<html><head><meta charset='windows-1251'></head><body><p>Привет, мир! Это текст.</p></body></html>"
+    assert "Привет, мир!" in extract(html.encode("windows-1251")).text
+    assert "Привет" in extract(html.replace("windows-1251", "koi8-r").encode("koi8-r")).text
+
+
+def test_content_type_charset_is_honoured() -> None:
+    body = "<html><body><p>Café crème brûlée, déjà vu.</p></body></html>".encode("latin-1")
+    assert "Café crème" in extract(body, content_type="text/html; charset=iso-8859-1").text
+
+
+def test_wrong_declared_charset_falls_back_to_utf8() -> None:
+    body = "<html><head><meta charset='utf-16'></head><body><p>Grüße aus Köln, schöne Stadt.</p></body></html>"
+    result = extract(body.encode("utf-8"))
+    assert "Grüße aus Köln" in result.text
+
+
+def test_invalid_utf8_is_replaced_not_fatal() -> None:
+    body = b"<html><head><meta charset='utf-8'></head><body><p>valid text \xff\xfe here and more</p></body></html>"
+    result = extract(body)
+    assert "valid text" in result.text and "here and more" in result.text
+
+
+def test_extract_tree_accepts_a_parsed_tree() -> None:
+    root = parse_html(ARTICLE)
+    result = extract_tree(root, url="u")
+    assert "second paragraph" in result.text and result.url == "u"
+
+
+def test_algorithm_registry_and_validation() -> None:
+    names = algorithm_names()
+    assert {"cetd-ds", "cectd-ds", "cectd-s"} <= set(names)
+    with pytest.raises(ValueError, match="unknown algorithm 'nope'; choose one of: .*cectd-ds"):
+        extract(ARTICLE, algorithm="nope")
+    with pytest.raises(ValueError, match="threshold_coefficient.*out of range"):
+        extract(ARTICLE, threshold_coefficient=-1)
+    with pytest.raises(ValueError, match="must be a number"):
+        extract(ARTICLE, threshold_coefficient="high")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown parameter.*window"):
+        extract(ARTICLE, window=3)
+
+
+def test_diagnostics_on_request() -> None:
+    assert extract(ARTICLE).diagnostics is None
+    info = extract(ARTICLE, diagnostics=True).diagnostics
+    assert info is not None
+    selected = [node for node in info["nodes"] if node["selected"]]
+    assert selected and all({"C", "T", "LC", "LT", "TD", "CTD"} <= set(node) for node in info["nodes"])
+    assert info["selected"][0].startswith("article")
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        ("", "empty"),
+        (b"", "empty"),
+        ("  \n\t  ", "empty"),
+        (b"\x00\x01\x02\x03" * 300, "binary:binary"),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog >> endobj", "binary:pdf"),
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "binary:png"),
+        (gzip.compress(b"<html><body>zipped</body></html>"), "binary:gzip"),
+        ("<html><head><title>Head only</title></head></html>", "no-text"),
+        ("<html><body><div><img src='a.png'></div></body></html>", "no-text"),
+        ("<html><frameset><frame src='a.html'><frame src='b.html'></frameset></html>", "frameset"),
+    ],
+)
+def test_bad_input_gives_an_empty_extraction_with_a_reason(data: str | bytes, reason: str) -> None:
+    result = extract(data)
+    assert result.text == "" and result.html == ""
+    assert result.reason == reason
+    assert not result
+
+
+def test_parse_html_raises_empty_document() -> None:
+    with pytest.raises(EmptyDocument) as info:
+        parse_html(b"%PDF-1.4 binary")
+    assert info.value.reason == "binary:pdf"
+
+
+def test_missing_body_and_broken_markup() -> None:
+    assert extract("<p>Just a fragment of text, without html or body tags.").text == (
+        "Just a fragment of text, without html or body tags."
+    )
+    broken = "<html><body><div><p>Unclosed paragraph <b>bold <i>both</div><p>Next one</table></span></body>"
+    assert "Unclosed paragraph bold both" in extract(broken, threshold_coefficient=0).text
+
+
+def test_xml_declaration_in_text_input() -> None:
+    page = '<?xml version="1.0" encoding="utf-8"?><html><body><p>XHTML page text here.</p></body></html>'
+    assert extract(page).text == "XHTML page text here."
+
+
+def test_deeply_nested_page_loses_no_content() -> None:
+    depth = 100_000
+    html = "<html><body><p>top</p>" + "<div>" * depth + "deep text" + "</div>" * depth + "<p>end</p></body></html>"
+    result = extract(html, threshold_coefficient=0)
+    assert result.text == "top\ndeep text\nend"
+    assert result.html.count("<div>") == depth
+
+
+def test_a_twenty_megabyte_page() -> None:
+    paragraph = "<p>" + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 3 + "</p>\n"
+    nav = "<ul>" + "".join(f"<li><a href='/{i}'>Link {i}</a></li>" for i in range(30)) + "</ul>"
+    body = nav + "<article>" + paragraph * (20_000_000 // len(paragraph)) + "</article>" + nav
+    html = f"<html><head><title>Big</title></head><body>{body}</body></html>".encode()
+    assert len(html) >= 20_000_000
+    result = extract(html)
+    assert result.text.count("Lorem ipsum") == 3 * (20_000_000 // len(paragraph))
+    assert "Link 1" not in result.text

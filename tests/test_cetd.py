@@ -1,0 +1,108 @@
+"""CETD (seed 000): threshold, ExtractContent, the variants, and quality on real pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_cetd import Page, extract, extract_tree, parse_html
+from tests.test_page import SMALL
+from tests.wcxb import fixture_pages, mean_fixture_f1, word_f1
+
+BLOG = """<html><head><title>A blog</title></head><body>
+<div id="header"><a href="/">Blog</a> <a href="/about">About</a> <a href="/archive">Archive</a></div>
+<div id="posts">
+ <div class="post"><h2>First post about gardens</h2>
+  <p>The garden was planted in early spring, when the soil had warmed enough for seeds.</p>
+  <p>Tomatoes, beans and squash grew quickly through the long and sunny summer months.</p></div>
+ <div class="sidebar"><a href="/t/1">Tag one</a> <a href="/t/2">Tag two</a> <a href="/t/3">Tag three</a></div>
+ <div class="post"><h2>Second post about bread</h2>
+  <p>Sourdough needs a lively starter, a slow rise overnight, and a very hot oven to bake.</p>
+  <p>The crust crackles as the loaf cools on the rack, which is the best sound in a kitchen.</p></div>
+</div>
+<div id="footer"><a href="/privacy">Privacy</a> <a href="/terms">Terms</a> <a href="/contact">Contact</a></div>
+</body></html>"""
+
+
+def test_small_page_selects_the_main_block() -> None:
+    result = extract(SMALL, diagnostics=True)
+    assert result.text == "Hello world, this is text.\nSecond para link here."
+    assert result.title == "Small"
+    assert result.algorithm == "cectd-ds"
+    page = Page.from_tree(parse_html(SMALL))
+    ctd = page.composite_text_density
+    # M = div#main (largest DensitySum); threshold = min CTD on the path div#main -> body.
+    assert result.diagnostics is not None and result.diagnostics["top_block"] == 4
+    assert result.threshold == pytest.approx(min(ctd[4], ctd[0]))
+    assert '<div id="main"><p>Hello world' in result.html
+    assert "Home" not in result.html
+
+
+def test_several_content_blocks_are_found() -> None:
+    result = extract(BLOG)
+    for words in ("garden was planted", "Tomatoes, beans", "Sourdough needs", "crust crackles"):
+        assert words in result.text
+    for noise in ("Tag one", "Privacy", "Archive"):
+        assert noise not in result.text
+    # The structure around both posts survives in the cleaned HTML.
+    assert result.html.count('<div class="post">') == 2
+    assert '<div id="posts">' in result.html
+
+
+def test_a_page_without_links_keeps_all_its_text() -> None:
+    page = """<html><body><article><h1>Plain article</h1>
+    <p>One paragraph of plain text without any links in it at all.</p>
+    <p>Another paragraph, also without links, and rather long as well.</p></article></body></html>"""
+    for algorithm in ("cetd-ds", "cectd-ds"):
+        result = extract(page, algorithm=algorithm)
+        assert result.text.split("\n") == [
+            "Plain article",
+            "One paragraph of plain text without any links in it at all.",
+            "Another paragraph, also without links, and rather long as well.",
+        ]
+
+
+def test_coefficient_zero_keeps_every_node_and_recall_falls_as_it_grows() -> None:
+    for fixture in list(fixture_pages())[:12]:
+        everything = extract(fixture.html, threshold_coefficient=0.0)
+        page_text = "\n".join(extract(fixture.html, threshold_coefficient=0.0).text.split("\n"))
+        assert everything.threshold == 0.0
+        previous_words = None
+        for coefficient in (0.0, 0.5, 1.0, 1.5, 2.0):
+            words = len(extract(fixture.html, threshold_coefficient=coefficient).text.split())
+            if previous_words is not None:
+                assert words <= previous_words, (fixture.page_id, coefficient)
+            previous_words = words
+        assert len(everything.text.split()) == len(page_text.split())
+
+
+def test_coefficient_zero_returns_the_whole_body_text() -> None:
+    result = extract(BLOG, threshold_coefficient=0)
+    for words in ("Blog", "Tag one", "Sourdough", "Privacy", "Contact"):
+        assert words in result.text
+
+
+def test_variants_run_on_one_parse() -> None:
+    page = Page.from_tree(parse_html(BLOG))
+    texts = {name: extract_tree(page, algorithm=name).text for name in ("cetd-ds", "cectd-ds", "cectd-s")}
+    for text in texts.values():
+        assert "Sourdough needs" in text
+
+
+def test_cectd_s_smooths_over_siblings() -> None:
+    # Body density is the threshold; the links-only sibling is pulled down with its neighbours.
+    result = extract(BLOG, algorithm="cectd-s")
+    assert "garden was planted" in result.text
+    assert "Privacy" not in result.text
+
+
+@pytest.mark.parametrize(("algorithm", "floor"), [("cectd-ds", 0.73), ("cetd-ds", 0.66), ("cectd-s", 0.63)])
+def test_quality_on_fixture_pages(algorithm: str, floor: float) -> None:
+    # Measured when recorded: cectd-ds 0.747, cetd-ds 0.680, cectd-s 0.648 (42 pages).
+    assert mean_fixture_f1(algorithm) >= floor
+
+
+def test_word_f1_metric() -> None:
+    assert word_f1("a b c", "a b c") == 1.0
+    assert word_f1("", "") == 1.0
+    assert word_f1("a a b", "a b b") == pytest.approx(2 / 3)
+    assert word_f1("x", "y") == 0.0

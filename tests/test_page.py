@@ -1,0 +1,102 @@
+"""The page model: cleaning and CETD's per-node statistics, worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from scrapy_cetd import Page, parse_html
+
+# body0, div#nav1, a2, a3, div#main4, p5, p6, a7
+SMALL = """<html><head><title>Small</title></head><body>
+<div id="nav"><a href="/">Home</a><a href="/n">News</a></div>
+<div id="main"><p>Hello world, this is text.</p><p>Second para <a href="#">link</a> here.</p></div>
+</body></html>"""
+
+
+def small_page() -> Page:
+    return Page.from_tree(parse_html(SMALL))
+
+
+def test_elements_in_preorder_with_parents() -> None:
+    page = small_page()
+    assert page.tags == ["body", "div", "a", "a", "div", "p", "p", "a"]
+    assert page.parent == [-1, 0, 1, 1, 0, 4, 4, 6]
+    assert page.end == [8, 4, 3, 4, 8, 6, 8, 8]
+    assert page.children[4] == [5, 6]
+
+
+def test_text_runs_in_document_order() -> None:
+    page = small_page()
+    assert [str(t) for t in page.run_text] == [
+        "Home", "News", "Hello world, this is text.", "Second para ", "link", " here.",
+    ]
+    assert page.run_owner == [2, 3, 5, 6, 7, 6]
+    assert page.run_key == [4, 6, 10, 12, 14, 15]  # 2*i for .text, 2*i+1 for .tail
+    assert page.run_chars == [4, 4, 26, 11, 4, 5]
+
+
+def test_cetd_counts() -> None:
+    page = small_page()
+    assert page.chars == [54, 8, 4, 4, 46, 26, 20, 4]
+    assert page.tag_count == [7, 2, 0, 0, 3, 0, 1, 0]
+    assert page.link_chars == [12, 8, 4, 4, 4, 0, 4, 4]
+    # body: div#nav is all links (LT = T = 2, LC = C) so it counts once more: 3 + 1.
+    assert page.link_tags == [4, 2, 0, 0, 1, 0, 1, 0]
+
+
+def test_text_density() -> None:
+    page = small_page()
+    assert page.text_density == pytest.approx([54 / 7, 4.0, 4.0, 4.0, 46 / 3, 26.0, 20.0, 4.0])
+
+
+def test_composite_text_density() -> None:
+    page = small_page()
+    ratio = 12 / 54
+    lnln = lambda x: math.log(math.log(x))  # noqa: E731
+    expected = [
+        (54 / 7) * math.log((54 / 12) * (7 / 4)) / lnln(54 * 12 / 42 + ratio * 54 + math.e),
+        0.0,  # all links: ln((8/8) * (2/2)) = 0
+        0.0,  # a link alone: ln((4/4) * (1/1)) = 0
+        0.0,
+        (46 / 3) * math.log((46 / 4) * (3 / 1)) / lnln(46 * 4 / 42 + ratio * 46 + math.e),
+        26 * math.log(26) / lnln(ratio * 26 + math.e),
+        20 * math.log((20 / 4) * 1) / lnln(20 * 4 / 16 + ratio * 20 + math.e),
+        0.0,
+    ]
+    assert page.composite_text_density == pytest.approx(expected)
+    assert page.link_ratio == pytest.approx(ratio)
+
+
+def test_density_sum_counts_own_text_as_pseudo_children() -> None:
+    page = small_page()
+    ctd = page.composite_text_density
+    ratio = 12 / 54
+    run = lambda n: n * math.log(n) / math.log(math.log(ratio * n + math.e))  # noqa: E731
+    sums = page.density_sum(ctd, composite=True)
+    assert sums[0] == pytest.approx(ctd[1] + ctd[4])
+    assert sums[4] == pytest.approx(ctd[5] + ctd[6])
+    assert sums[6] == pytest.approx(ctd[7] + run(11) + run(5))
+    assert sums[5] == pytest.approx(ctd[5])  # a leaf: its own density
+    td_sums = page.density_sum(page.text_density, composite=False)
+    assert td_sums[6] == pytest.approx(4.0 + 11 + 5)  # TD of a text run of L chars is L
+
+
+def test_cleaning_removes_invisible_nodes_and_keeps_tails() -> None:
+    page = Page.from_tree(parse_html(
+        "<html><body><p>a<script>var x;</script>b<!-- c -->d<span hidden>e</span>f"
+        "<b style='display: none'>g</b>h<i style='visibility:hidden'>i</i>j"
+        "<template>k</template>l<style>p{}</style>m<noscript>n</noscript></p></body></html>"
+    ))
+    assert "".join(page.run_text) == "abdfhjlmn"
+    assert page.tags == ["body", "p", "noscript"]
+
+
+def test_no_recursion_on_a_deep_tree() -> None:
+    depth = 100_000
+    html = "<html><body><p>top</p>" + "<div>" * depth + "deep text" + "</div>" * depth + "<p>end</p></body></html>"
+    page = Page.from_tree(parse_html(html))
+    assert len(page) > depth
+    assert [str(t) for t in page.run_text] == ["top", "deep text", "end"]
+    assert page.chars[0] == 3 + 9 + 3
