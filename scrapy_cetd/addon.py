@@ -1,0 +1,37 @@
+"""One-line enablement: ``ADDONS = {"scrapy_cetd.Addon": 0}``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .middlewares import ContentAnnotationMiddleware, ContentSpiderMiddleware
+from .pipelines import ContentExtractionPipeline
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+__all__ = ["DOWNLOADER_MIDDLEWARE_ORDER", "ITEM_PIPELINE_ORDER", "SPIDER_MIDDLEWARE_ORDER", "Addon"]
+
+#: Below ``HttpCompressionMiddleware`` (590): ``process_response`` sees the decoded body.
+DOWNLOADER_MIDDLEWARE_ORDER = 585
+#: Low: its output hook runs after other spider middlewares, so it sees the items pipelines get.
+SPIDER_MIDDLEWARE_ORDER = 25
+#: Early: pipelines that validate or store items (usually 300+) see the extracted content.
+ITEM_PIPELINE_ORDER = 100
+
+
+class Addon:
+    """Registers the three components; an order already set for any of them is kept.
+
+    The ``CETD_*`` settings keep their defaults unless the project, the spider's
+    ``custom_settings`` or the command line set them.
+    """
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        settings.setdefault_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES", ContentAnnotationMiddleware, DOWNLOADER_MIDDLEWARE_ORDER
+        )
+        settings.setdefault_in_component_priority_dict(
+            "SPIDER_MIDDLEWARES", ContentSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER
+        )
+        settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", ContentExtractionPipeline, ITEM_PIPELINE_ORDER)

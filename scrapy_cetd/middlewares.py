@@ -1,0 +1,267 @@
+"""Scrapy middlewares: annotate HTML responses with the page model, and tie items to their page.
+
+How a page gets from the downloader to the item pipeline, without HTML in meta or items:
+
+1. :class:`ContentAnnotationMiddleware` (downloader middleware, order 585, below the
+   decompression middleware at 590 so it sees decoded bodies) recognises HTML responses,
+   decodes them with Scrapy's own encoding logic (``response.text``), parses them once and
+   builds the :class:`~scrapy_cetd.page.Page`.  The page is kept in a weak mapping keyed by
+   the response's request (``Request`` and ``Response`` have ``__slots__``, so nothing can
+   be attached to them); it lives exactly as long as the response.  ``response.meta`` gets
+   only a small status dict under ``"cetd_annotation"`` and annotated responses the
+   ``"cetd"`` flag (shown in the crawl log).  :func:`get_page` returns the page in a
+   spider callback.
+2. :class:`ContentSpiderMiddleware` (spider middleware) sees every item a callback
+   yields together with its response (``BaseSpiderMiddleware.get_processed_item``) and
+   records which page the item came from and the request's ``cetd_*`` options.  The
+   record is keyed by the item's identity and forgotten when the response is released.
+3. :class:`~scrapy_cetd.pipelines.ContentExtractionPipeline` takes the record for the
+   item, runs the algorithm on the page and writes the outputs into the item.
+
+With ``CETD_WORKERS > 0`` step 1 only classifies and decodes; the HTML text is parsed once,
+in a worker process, by the pipeline (lxml trees cannot be pickled).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Request, Response, TextResponse
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+
+from .page import Page
+from .parsing import EmptyDocument, parse_html, sniff_binary
+from .settings import CetdConfig, ExtractionOptions, InvalidSetting
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+    from .extraction import Extraction
+
+__all__ = [
+    "ANNOTATION_META_KEY",
+    "RESPONSE_FLAG",
+    "ContentAnnotationMiddleware",
+    "ContentSpiderMiddleware",
+    "get_page",
+]
+
+logger = logging.getLogger(__name__)
+
+#: ``response.meta`` key of the annotation status dict.
+ANNOTATION_META_KEY = "cetd_annotation"
+#: Flag added to ``response.flags`` of annotated responses.
+RESPONSE_FLAG = "cetd"
+STATS_PREFIX = "scrapy_cetd"
+
+# An HTML document's start: optional BOM, XML declaration and comments, then a doctype or <html>.
+_HTML_START = re.compile(
+    rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+@dataclass(eq=False)
+class Annotation:
+    """What the annotation middleware learnt about one response.
+
+    ``page`` is the page model (in-process mode); ``text`` the decoded HTML to parse in a
+    worker (``CETD_WORKERS > 0``).  ``reason`` is set when the response was skipped or
+    failed (``non_html``, ``status``, ``empty``, ``binary``, ``too_large``, ``disabled``,
+    ``unparsable``, ``error``), with ``error`` describing a failure.  ``results`` caches
+    extractions per options, for callbacks that yield several items from one page.
+    """
+
+    url: str
+    page: Page | None = None
+    text: str | None = None
+    reason: str | None = None
+    error: str | None = None
+    results: dict[ExtractionOptions, Extraction | Future[Extraction]] = field(default_factory=dict)
+
+
+# Request -> Annotation.  Weak keys: an entry goes when its request (held by the response) goes.
+_ANNOTATIONS: weakref.WeakKeyDictionary[Request, Annotation] = weakref.WeakKeyDictionary()
+
+
+@dataclass(eq=False)
+class PendingItem:
+    """An item on its way from a callback to the pipeline, with the page it came from."""
+
+    item: Any
+    annotation: Annotation | None
+    options: ExtractionOptions | None
+    error: str | None = None
+
+
+# id(item) -> PendingItem.  The entry holds the item, so the id cannot be reused while it exists.
+_PENDING: dict[int, PendingItem] = {}
+
+
+def _forget(key: int, entry: PendingItem) -> None:
+    if _PENDING.get(key) is entry:
+        del _PENDING[key]
+
+
+def take_pending(item: Any) -> PendingItem | None:
+    """Remove and return the record :class:`ContentSpiderMiddleware` made for ``item``."""
+    entry = _PENDING.get(id(item))
+    if entry is None or entry.item is not item:
+        return None
+    del _PENDING[id(item)]
+    return entry
+
+
+def get_page(response: Response) -> Page | None:
+    """The page model of an annotated response, or ``None`` (not HTML, skipped, failed).
+
+    In worker mode (``CETD_WORKERS > 0``) the page is built here, in the calling process,
+    on first use.
+    """
+    annotation = _ANNOTATIONS.get(response.request) if response.request is not None else None
+    if annotation is None or annotation.reason:
+        return None
+    if annotation.page is None and annotation.text is not None:
+        annotation.page = Page.from_tree(parse_html(annotation.text), annotation.url)
+    return annotation.page
+
+
+def _is_html(response: Response) -> bool:
+    if isinstance(response, HtmlResponse):
+        return True
+    # Sniffing: HTML served as text/plain, XML or without a useful Content-Type.
+    return isinstance(response, TextResponse) and bool(_HTML_START.match(response.body[:1024]))
+
+
+def _decoded_text(response: TextResponse) -> str:
+    """``response.text``; but a declared charset that turns valid UTF-8 into replacement
+    characters is overridden by UTF-8, as :func:`scrapy_cetd.parsing.decode_html` does."""
+    text = response.text
+    if "\ufffd" in text and response.encoding.replace("-", "").lower() != "utf8":
+        try:
+            return response.body.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return text
+
+
+class _Annotator:
+    """The annotation step shared by both middlewares (the spider middleware annotates a
+    response itself when it reaches the spider without an annotation)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.config = CetdConfig.from_settings(crawler.settings)
+        if not self.config.enabled:
+            raise NotConfigured("CETD_ENABLED is False")
+        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+
+    def annotate(self, request: Request, response: Response) -> Annotation:
+        annotation = Annotation(url=response.url)
+        try:
+            annotation.reason = self._skip_reason(request, response)
+        except InvalidSetting as exc:
+            annotation.reason, annotation.error = "error", str(exc)
+            self.stats.inc_value(f"{STATS_PREFIX}/errors/options")
+            logger.error("Invalid content extraction options for %s: %s", response.url, exc)
+        if annotation.reason is None:
+            self._build(annotation, response)  # type: ignore[arg-type]
+        _ANNOTATIONS[request] = annotation
+        status: dict[str, Any]
+        if annotation.reason == "error":
+            status = {"status": "error", "error": annotation.error}
+        elif annotation.reason:
+            status = {"status": "skipped", "reason": annotation.reason}
+            self.stats.inc_value(f"{STATS_PREFIX}/skipped/{annotation.reason}")
+        else:
+            status = {"status": "annotated" if annotation.page is not None else "decoded"}
+            self.stats.inc_value(f"{STATS_PREFIX}/pages/annotated")
+            if RESPONSE_FLAG not in response.flags:
+                response.flags.append(RESPONSE_FLAG)
+        request.meta[ANNOTATION_META_KEY] = status
+        return annotation
+
+    def _skip_reason(self, request: Request, response: Response) -> str | None:
+        if not self.config.request_enabled(request.meta):
+            return "disabled"
+        if not _is_html(response):
+            return "non_html"
+        if not 200 <= response.status < 300:
+            return "status"
+        body = response.body
+        if self.config.max_size and len(body) > self.config.max_size:
+            return "too_large"
+        if not body.strip():
+            return "empty"
+        if sniff_binary(body):
+            return "binary"
+        return None
+
+    def _build(self, annotation: Annotation, response: TextResponse) -> None:
+        try:
+            text = _decoded_text(response)
+            if self.config.workers:
+                annotation.text = text
+                return
+            annotation.page = Page.from_tree(parse_html(text), response.url)
+        except EmptyDocument as exc:
+            annotation.reason = exc.reason.split(":", 1)[0]
+        except Exception as exc:
+            annotation.reason, annotation.error = "error", f"{type(exc).__name__}: {exc}"
+            self.stats.inc_value(f"{STATS_PREFIX}/errors/annotation")
+            logger.error("Could not build the page model of %s: %s", response.url, annotation.error, exc_info=True)
+
+
+class ContentAnnotationMiddleware:
+    """Downloader middleware: parse each HTML response once and attach its page model.
+
+    Put it below ``HttpCompressionMiddleware`` (590): the default order is 585.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.annotator = _Annotator(crawler)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ContentAnnotationMiddleware:
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        self.annotator.annotate(request, response)
+        return response
+
+
+class ContentSpiderMiddleware(BaseSpiderMiddleware):
+    """Spider middleware: remember which page (and which ``cetd_*`` options) each item came from.
+
+    Nothing is written into the item here; the pipeline looks the record up by the item's
+    identity.  Use a low order (default 25) so it sees items after other spider middlewares.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        self.annotator = _Annotator(crawler)
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        if not isinstance(response, Response) or response.request is None:
+            return item  # start items: only a raw HTML field can be processed
+        annotation = _ANNOTATIONS.get(response.request)
+        if annotation is None:
+            annotation = self.annotator.annotate(response.request, response)
+        options, error = None, None
+        if annotation.reason is None:
+            try:
+                options = self.annotator.config.options_for(response.meta)
+            except InvalidSetting as exc:
+                error = str(exc)
+        entry = PendingItem(item, annotation, options, error)
+        _PENDING[id(item)] = entry
+        weakref.finalize(response, _forget, id(item), entry)
+        return item

@@ -1,0 +1,201 @@
+"""The item pipeline: run the configured algorithm on an item's page and write the outputs.
+
+Items reach this pipeline without their response; :class:`~scrapy_cetd.middlewares.
+ContentSpiderMiddleware` recorded which page each item came from (see
+:mod:`scrapy_cetd.middlewares`).  An item without such a record is processed from the raw
+HTML in its ``CETD_SOURCE_FIELD`` (default ``raw_html``), e.g. when re-processing stored pages.
+Any item type works: fields are written through :class:`itemadapter.ItemAdapter`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.asyncio import is_asyncio_available
+
+from .api import extract, extract_tree
+from .extraction import Extraction
+from .middlewares import STATS_PREFIX, Annotation, take_pending
+from .settings import CetdConfig, ExtractionOptions
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+__all__ = ["ContentExtractionPipeline"]
+
+logger = logging.getLogger(__name__)
+
+
+async def _wait(future: Future[Extraction]) -> Extraction:
+    """Await a process-pool future under either Twisted reactor (or none)."""
+    if is_asyncio_available():
+        return await asyncio.wrap_future(future)
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+
+    deferred: Deferred[Extraction] = Deferred()
+
+    def settle(done: Future[Extraction]) -> None:
+        error = done.exception()
+        if error is None:
+            deferred.callback(done.result())
+        else:
+            deferred.errback(error)
+
+    future.add_done_callback(lambda done: reactor.callFromThread(settle, done))  # type: ignore[attr-defined]
+    return await deferred
+
+
+def _diagnostics(result: Extraction) -> dict[str, Any]:
+    """The diagnostics output: threshold, reason and the algorithm's own values (no node table)."""
+    info: dict[str, Any] = {
+        "threshold": result.threshold,
+        "threshold_coefficient": result.threshold_coefficient,
+        "reason": result.reason,
+    }
+    info.update((key, value) for key, value in (result.diagnostics or {}).items() if key != "nodes")
+    return info
+
+
+class ContentExtractionPipeline:
+    """Item pipeline writing the main content (``CETD_OUTPUT_FIELDS``) into each item.
+
+    With ``CETD_WORKERS = N > 0`` the HTML text is parsed and extracted in a pool of N
+    processes, so the reactor thread only decodes; otherwise extraction runs in-process on
+    the page the annotation middleware built.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.config = CetdConfig.from_settings(crawler.settings)
+        if not self.config.enabled:
+            raise NotConfigured("CETD_ENABLED is False")
+        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        self._executor: ProcessPoolExecutor | None = None
+        self._warned: set[tuple[type, str]] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ContentExtractionPipeline:
+        return cls(crawler)
+
+    def open_spider(self) -> None:
+        if self.config.workers:
+            self._executor = ProcessPoolExecutor(self.config.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def close_spider(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    async def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        entry = take_pending(item)
+        if entry is None or entry.annotation is None:
+            return await self._process_source(item, adapter)
+        annotation = entry.annotation
+        if annotation.reason == "error" or entry.error:
+            return self._failed(item, adapter, annotation.url, annotation.error or entry.error or "", "page")
+        if annotation.reason:
+            self.stats.inc_value(f"{STATS_PREFIX}/items/skipped/{annotation.reason}")
+            self._set(item, adapter, self.config.flag_field, annotation.reason)
+            return item
+        assert entry.options is not None
+        try:
+            result = await self._extract_annotation(annotation, entry.options)
+        except Exception as exc:
+            return self._failed(item, adapter, annotation.url, f"{type(exc).__name__}: {exc}", "extraction")
+        return self._write(item, adapter, result, entry.options)
+
+    async def _process_source(self, item: Any, adapter: ItemAdapter) -> Any:
+        """An item not tied to a response: extract from its raw HTML field, if any."""
+        field_name = self.config.source_field
+        source = adapter.get(field_name) if field_name else None
+        if not source:
+            self.stats.inc_value(f"{STATS_PREFIX}/items/no_source")
+            return item
+        url = adapter.get("url")
+        options = self.config.options
+        self.stats.inc_value(f"{STATS_PREFIX}/items/from_source_field")
+        try:
+            if self._executor is not None:
+                result = await _wait(self._executor.submit(extract, source, url=url, **options.keywords()))
+            else:
+                result = extract(source, url=url, **options.keywords())
+        except Exception as exc:
+            return self._failed(item, adapter, url, f"{type(exc).__name__}: {exc}", "extraction")
+        return self._write(item, adapter, result, options)
+
+    async def _extract_annotation(self, annotation: Annotation, options: ExtractionOptions) -> Extraction:
+        cached = annotation.results.get(options)
+        if isinstance(cached, Extraction):
+            return cached
+        if cached is None:
+            if annotation.page is not None:
+                result = extract_tree(annotation.page, **options.keywords())
+                annotation.results[options] = result
+                return result
+            if self._executor is None:
+                raise RuntimeError("CETD_WORKERS changed after the page was decoded")
+            cached = self._executor.submit(extract, annotation.text, url=annotation.url, **options.keywords())
+            annotation.results[options] = cached
+        return await _wait(cached)
+
+    def _write(self, item: Any, adapter: ItemAdapter, result: Extraction, options: ExtractionOptions) -> Any:
+        if len(result.text) < options.min_text_length:
+            if self.config.on_short_text == "drop":
+                self.stats.inc_value(f"{STATS_PREFIX}/items/dropped/short_text")
+                raise DropItem(
+                    f"Extracted text of {result.url} is shorter than CETD_MIN_TEXT_LENGTH "
+                    f"({len(result.text)} < {options.min_text_length})"
+                )
+            self.stats.inc_value(f"{STATS_PREFIX}/items/short_text")
+            self._set(item, adapter, self.config.flag_field, "short_text")
+        elif not result.text and result.reason:
+            self.stats.inc_value(f"{STATS_PREFIX}/items/no_content")
+            self._set(item, adapter, self.config.flag_field, result.reason)
+        values = {
+            "text": result.text,
+            "html": result.html,
+            "title": result.title,
+            "algorithm": result.algorithm,
+        }
+        for output, field_name in self.config.output_fields.items():
+            value = _diagnostics(result) if output == "diagnostics" else values[output]
+            self._set(item, adapter, field_name, value)
+        self.stats.inc_value(f"{STATS_PREFIX}/items/extracted")
+        return item
+
+    def _failed(self, item: Any, adapter: ItemAdapter, url: str | None, error: str, stage: str) -> Any:
+        """An error never loses an item silently: log it with the URL, count it, keep or drop."""
+        if stage == "extraction":
+            logger.error("Content extraction failed for %s: %s", url, error)
+            self.stats.inc_value(f"{STATS_PREFIX}/errors/extraction")
+        if self.config.on_error == "drop":
+            self.stats.inc_value(f"{STATS_PREFIX}/items/dropped/error")
+            raise DropItem(f"Content extraction failed for {url}: {error}")
+        self.stats.inc_value(f"{STATS_PREFIX}/items/error")
+        self._set(item, adapter, self.config.error_field, error)
+        return item
+
+    def _set(self, item: Any, adapter: ItemAdapter, field_name: str | None, value: Any) -> None:
+        if field_name is None:
+            return
+        try:
+            adapter[field_name] = value
+        except KeyError:
+            self.stats.inc_value(f"{STATS_PREFIX}/errors/undeclared_field")
+            if (type(item), field_name) not in self._warned:
+                self._warned.add((type(item), field_name))
+                logger.error(
+                    "%s has no field %r: declare it or map the output elsewhere "
+                    "(CETD_OUTPUT_FIELDS, CETD_FLAG_FIELD, CETD_ERROR_FIELD)",
+                    type(item).__name__,
+                    field_name,
+                )

@@ -1,0 +1,238 @@
+"""The ``CETD_*`` Scrapy settings and the per-request ``cetd_*`` meta keys, read and validated once.
+
+This module imports nothing from Scrapy at module level, so process-pool workers can import
+it cheaply.  Every invalid value raises :class:`InvalidSetting` whose message starts with
+the setting (or meta key) at fault, e.g. ``CETD_ALGORITHM: unknown algorithm 'x'; ...``.
+
+========================== ======================================= ===========================
+Setting                    Default                                 Meaning
+========================== ======================================= ===========================
+CETD_ENABLED               ``True``                                master switch
+CETD_ALGORITHM             ``scrapy_cetd.DEFAULT_ALGORITHM``       any registered algorithm
+CETD_THRESHOLD_COEFFICIENT ``None`` (the algorithm's default)      threshold coefficient
+CETD_PARAMS                ``{}``                                  algorithm parameters
+CETD_OUTPUT_FIELDS         ``{"text": "text", "html": "html",      output -> item field
+                           "title": "title"}``
+CETD_MIN_TEXT_LENGTH       ``0``                                   shorter text is "short"
+CETD_ON_SHORT_TEXT         ``"flag"``                              ``flag`` or ``drop``
+CETD_ON_ERROR              ``"keep"``                              ``keep`` or ``drop``
+CETD_FLAG_FIELD            ``"cetd_flag"``                         why an item has no content
+CETD_ERROR_FIELD           ``"cetd_error"``                        the extraction error
+CETD_SOURCE_FIELD          ``"raw_html"``                          item field with raw HTML
+CETD_MAX_SIZE              ``16777216`` (16 MiB)                   larger bodies are skipped
+CETD_WORKERS               ``0``                                   extraction processes
+========================== ======================================= ===========================
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .registry import get_algorithm
+
+__all__ = [
+    "META_KEYS",
+    "OUTPUTS",
+    "CetdConfig",
+    "ExtractionOptions",
+    "InvalidSetting",
+]
+
+#: What the pipeline can write into an item.
+OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm")
+DEFAULT_OUTPUT_FIELDS = {"text": "text", "html": "html", "title": "title"}
+DEFAULT_MAX_SIZE = 16 * 1024 * 1024
+
+#: Per-request overrides read from ``request.meta``.
+META_KEYS = ("cetd_enabled", "cetd_algorithm", "cetd_threshold_coefficient", "cetd_params", "cetd_min_text_length")
+
+
+class InvalidSetting(ValueError):
+    """A ``CETD_*`` setting or ``cetd_*`` meta key has an invalid value; the message names it."""
+
+
+@dataclass(frozen=True)
+class ExtractionOptions:
+    """Validated options for one extraction; hashable, so results can be cached per page."""
+
+    algorithm: str
+    threshold_coefficient: float
+    params: tuple[tuple[str, Any], ...]
+    min_text_length: int
+    diagnostics: bool
+
+    def keywords(self) -> dict[str, Any]:
+        """Keyword arguments for :func:`scrapy_cetd.extract_tree`."""
+        return {
+            "algorithm": self.algorithm,
+            "threshold_coefficient": self.threshold_coefficient,
+            "diagnostics": self.diagnostics,
+            **dict(self.params),
+        }
+
+
+def _algorithm(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidSetting(f"{name}: expected an algorithm name, got {value!r}")
+    try:
+        get_algorithm(value)
+    except ValueError as exc:
+        raise InvalidSetting(f"{name}: {exc}") from None
+    return value
+
+
+def _resolve(
+    algorithm: str, coefficient: Any, params: Any, coefficient_name: str, params_name: str
+) -> tuple[float, tuple[tuple[str, Any], ...]]:
+    spec = get_algorithm(algorithm)
+    if coefficient is not None:
+        if isinstance(coefficient, bool):
+            raise InvalidSetting(f"{coefficient_name}: expected a number, got {coefficient!r}")
+        try:
+            coefficient = float(coefficient)
+        except (TypeError, ValueError):
+            raise InvalidSetting(f"{coefficient_name}: expected a number, got {coefficient!r}") from None
+    try:
+        resolved_coefficient, _ = spec.resolve(coefficient, {})
+    except ValueError as exc:
+        raise InvalidSetting(f"{coefficient_name}: {exc}") from None
+    if not isinstance(params, Mapping):
+        raise InvalidSetting(f"{params_name}: expected a dict of algorithm parameters, got {params!r}")
+    try:
+        _, resolved = spec.resolve(resolved_coefficient, dict(params))
+    except ValueError as exc:
+        raise InvalidSetting(f"{params_name}: {exc}") from None
+    return resolved_coefficient, tuple(sorted(resolved.items()))
+
+
+def _count(name: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise InvalidSetting(f"{name}: expected a whole number >= 0, got {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InvalidSetting(f"{name}: expected a whole number >= 0, got {value!r}") from None
+    if math.isnan(number) or number < 0 or number != int(number):
+        raise InvalidSetting(f"{name}: expected a whole number >= 0, got {value!r}")
+    return int(number)
+
+
+def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise InvalidSetting(f"{name}: expected one of {', '.join(map(repr, choices))}, got {value!r}")
+    return str(value)
+
+
+def _field(name: str, value: Any) -> str | None:
+    """An item field name; ``None`` or ``""`` switches the output off."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise InvalidSetting(f"{name}: expected an item field name (a string), got {value!r}")
+    return value
+
+
+def _get(settings: Any, name: str, getter: str, default: Any) -> Any:
+    """Read with a typed getter, renaming its error so it names the setting."""
+    if settings.get(name) is None:
+        return default
+    try:
+        return getattr(settings, getter)(name, default)
+    except (TypeError, ValueError) as exc:
+        raise InvalidSetting(f"{name}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class CetdConfig:
+    """All ``CETD_*`` settings of a crawler, validated; see the module docstring for the table."""
+
+    enabled: bool
+    options: ExtractionOptions
+    output_fields: Mapping[str, str]
+    on_short_text: str
+    on_error: str
+    flag_field: str | None
+    error_field: str | None
+    source_field: str | None
+    max_size: int
+    workers: int
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> CetdConfig:
+        """Validate a Scrapy :class:`~scrapy.settings.Settings` object (typed getters only)."""
+        from . import api
+
+        enabled = _get(settings, "CETD_ENABLED", "getbool", True)
+        algorithm = _algorithm("CETD_ALGORITHM", _get(settings, "CETD_ALGORITHM", "get", api.DEFAULT_ALGORITHM))
+        coefficient, params = _resolve(
+            algorithm,
+            settings.get("CETD_THRESHOLD_COEFFICIENT"),
+            _get(settings, "CETD_PARAMS", "getdict", {}),
+            "CETD_THRESHOLD_COEFFICIENT",
+            "CETD_PARAMS",
+        )
+        output_fields = cls._output_fields(_get(settings, "CETD_OUTPUT_FIELDS", "getdict", DEFAULT_OUTPUT_FIELDS))
+        min_text_length = _count("CETD_MIN_TEXT_LENGTH", settings.get("CETD_MIN_TEXT_LENGTH", 0))
+        return cls(
+            enabled=enabled,
+            options=ExtractionOptions(
+                algorithm, coefficient, params, min_text_length, diagnostics="diagnostics" in output_fields
+            ),
+            output_fields=output_fields,
+            on_short_text=_choice("CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")),
+            on_error=_choice("CETD_ON_ERROR", settings.get("CETD_ON_ERROR", "keep"), ("keep", "drop")),
+            flag_field=_field("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag")),
+            error_field=_field("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error")),
+            source_field=_field("CETD_SOURCE_FIELD", settings.get("CETD_SOURCE_FIELD", "raw_html")),
+            max_size=_count("CETD_MAX_SIZE", settings.get("CETD_MAX_SIZE", DEFAULT_MAX_SIZE)),
+            workers=_count("CETD_WORKERS", settings.get("CETD_WORKERS", 0)),
+        )
+
+    @staticmethod
+    def _output_fields(value: Mapping[Any, Any]) -> dict[str, str]:
+        fields: dict[str, str] = {}
+        for output, field_name in value.items():
+            if output not in OUTPUTS:
+                raise InvalidSetting(
+                    f"CETD_OUTPUT_FIELDS: unknown output {output!r}; choose from {', '.join(OUTPUTS)}"
+                )
+            name = _field(f"CETD_OUTPUT_FIELDS[{output!r}]", field_name)
+            if name is None:
+                continue
+            if name in fields.values():
+                raise InvalidSetting(f"CETD_OUTPUT_FIELDS: two outputs write to the item field {name!r}")
+            fields[output] = name
+        return fields
+
+    def request_enabled(self, meta: Mapping[str, Any]) -> bool:
+        """``cetd_enabled`` in a request's meta switches extraction off for that request."""
+        value = meta.get("cetd_enabled", True)
+        if not isinstance(value, bool):
+            raise InvalidSetting(f"meta['cetd_enabled']: expected True or False, got {value!r}")
+        return value
+
+    def options_for(self, meta: Mapping[str, Any]) -> ExtractionOptions:
+        """The options for one request: the settings, overridden by ``cetd_*`` meta keys.
+
+        A request that switches ``cetd_algorithm`` starts from that algorithm's own default
+        coefficient and parameters (``CETD_THRESHOLD_COEFFICIENT`` and ``CETD_PARAMS`` belong
+        to ``CETD_ALGORITHM``) unless it also gives ``cetd_threshold_coefficient`` /
+        ``cetd_params``; ``cetd_params`` replaces ``CETD_PARAMS`` rather than merging.
+        """
+        base = self.options
+        if not any(key in meta for key in META_KEYS[1:]):
+            return base
+        algorithm = base.algorithm
+        if "cetd_algorithm" in meta:
+            algorithm = _algorithm("meta['cetd_algorithm']", meta["cetd_algorithm"])
+        same = algorithm == base.algorithm
+        coefficient = meta.get("cetd_threshold_coefficient", base.threshold_coefficient if same else None)
+        params = meta.get("cetd_params", dict(base.params) if same else {})
+        coefficient, resolved = _resolve(
+            algorithm, coefficient, params, "meta['cetd_threshold_coefficient']", "meta['cetd_params']"
+        )
+        min_length = _count("meta['cetd_min_text_length']", meta.get("cetd_min_text_length", base.min_text_length))
+        return ExtractionOptions(algorithm, coefficient, resolved, min_length, base.diagnostics)

@@ -1,0 +1,109 @@
+"""Fixtures for the Scrapy tests: a loopback HTTP server for ``tests/site`` and a crawl helper."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SITE = Path(__file__).parent / "site"
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".txt": "text/plain",
+    ".png": "image/png",
+    ".pdf": "application/pdf",
+    ".json": "application/json",
+}
+HUGE_PARAGRAPHS = 20_000
+
+
+def _huge_page() -> bytes:
+    """A ~3 MB article: many paragraphs of council minutes between a nav and a footer."""
+    paragraphs = "\n".join(
+        f"<p>Item {n}: the committee noted the report on drainage, street lighting and the library garden, "
+        f"and agreed to return to it at the next meeting.</p>"
+        for n in range(HUGE_PARAGRAPHS)
+    )
+    return (
+        "<!DOCTYPE html><html><head><title>Council minutes</title></head><body>"
+        '<nav><a href="/index.html">Home</a> <a href="/article-river.html">Environment</a></nav>'
+        f"<article><h1>Council minutes</h1>{paragraphs}</article>"
+        '<footer><a href="/about.html">About</a></footer></body></html>'
+    ).encode()
+
+
+def _routes() -> dict[str, tuple[int, dict[str, str], bytes]]:
+    routes = {
+        f"/{path.name}": (200, {"Content-Type": CONTENT_TYPES[path.suffix]}, path.read_bytes())
+        for path in SITE.iterdir()
+        if path.suffix in CONTENT_TYPES
+    }
+    latin1 = routes["/latin1.html"]
+    routes["/latin1.html"] = (200, {"Content-Type": "text/html"}, latin1[2])  # charset only in <meta>
+    routes["/redirect"] = (301, {"Location": "/moved-article.html"}, b"")
+    routes["/missing.html"] = (
+        404,
+        {"Content-Type": "text/html; charset=utf-8"},
+        b"<html><body><h1>Not found</h1><p>The page you asked for does not exist.</p></body></html>",
+    )
+    routes["/empty.html"] = (200, {"Content-Type": "text/html; charset=utf-8"}, b"")
+    routes["/pdf-as-html"] = (200, {"Content-Type": "text/html"}, routes["/doc.pdf"][2])
+    routes["/huge.html"] = (200, {"Content-Type": "text/html; charset=utf-8"}, _huge_page())
+    # UTF-8 bytes served as windows-1252: Scrapy's decoding yields replacement characters.
+    routes["/wrong-charset.html"] = (
+        200,
+        {"Content-Type": "text/html; charset=windows-1252"},
+        (
+            "<html><head><title>Visiting coach praises the youth league</title></head><body>"
+            '<nav><a href="/index.html">Home</a> <a href="/article-river.html">Environment</a></nav>'
+            "<article><h1>Visiting coach praises the youth league</h1>"
+            "<p>Načelnik Đoković, the visiting coach from Novi Sad, watched three matches on Sunday and said "
+            "the youth league's café-side pitches were the friendliest he had seen in England.</p>"
+            "<p>He will return in spring with an under-fourteen team for a weekend tournament.</p>"
+            '</article><footer><a href="/about.html">About</a></footer></body></html>'
+        ).encode("utf-8"),
+    )
+    return routes
+
+
+class _Handler(BaseHTTPRequestHandler):
+    routes: dict[str, tuple[int, dict[str, str], bytes]] = {}
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        status, headers, body = self.routes.get(
+            self.path, (404, {"Content-Type": "text/html"}, b"<html><body><p>No such page.</p></body></html>")
+        )
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    """Base URL (no trailing slash) of the test site, served on 127.0.0.1."""
+    handler = type("SiteHandler", (_Handler,), {"routes": _routes()})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The items of a JSON Lines feed."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
