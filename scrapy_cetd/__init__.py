@@ -20,6 +20,7 @@ _SCRAPY_COMPONENTS = {
     "Addon": "scrapy_cetd.addon",
     "ContentAnnotationMiddleware": "scrapy_cetd.middlewares",
     "ContentExtractionPipeline": "scrapy_cetd.pipelines",
+    "ContentSpiderMiddleware": "scrapy_cetd.middlewares",
 }
 
 
