@@ -1,0 +1,175 @@
+"""Source lines of a cleaned page, for the line-based algorithms (CETR, Line-Block).
+
+CETR (seed 001) and Line-Block (seed 003) read the HTML *source* line by line.  The page
+model keeps no original markup, so the source is re-created from the cleaned tree: one
+iterative walk from ``<body>`` writes every element as ``<tag attr="value">`` ...
+``</tag>`` (void elements without an end tag) and every text node as it is.  lxml keeps
+the text's own line breaks (indentation and newlines between tags are whitespace text),
+so the lines are those of the original source without ``<head>``, scripts, styles,
+comments and hidden elements (already removed by :class:`~scrapy_cetd.page.Page`).
+Only line breaks *inside* a tag (between attributes) are lost.  Working from the tree
+means ``extract()`` and ``extract_tree()`` see the same lines.
+
+Each text piece keeps the key of the DOM text run it comes from, so content lines map
+back to text runs (:func:`content_runs`) and the shared renderer can build the cleaned
+HTML.  Counts follow the project's common ground: characters are those of the text with
+whitespace runs collapsed (entities already decoded by the parser); a tag is one start
+or end tag in the markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from lxml import etree
+
+from ..page import BLOCK_TAGS, LINK_TAGS, Page
+
+__all__ = ["Line", "content_runs", "split_lines", "tokens"]
+
+#: Elements written without an end tag.
+VOID_TAGS = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+
+START, END, TEXT = 0, 1, 2
+
+#: ``(START|END, tag, markup length, is block tag)`` or ``(TEXT, text, run key, in a link)``.
+Token = tuple[int, str, int, bool]
+
+
+def tokens(page: Page) -> list[Token]:
+    """The cleaned page as a token stream: start tags, end tags and text, in source order.
+
+    A text token carries the run key of its DOM text node (``2 * i`` for element ``i``'s
+    text, ``2 * i + 1`` for its tail, as in :mod:`scrapy_cetd.page`) and whether it lies
+    inside a hyperlink (``a``, ``button``, ``select``: the project's link elements).
+    """
+    out: list[Token] = []
+    index = page.index
+    tags = page.tags
+    link_depth = 0
+    for event, el in etree.iterwalk(page.body, events=("start", "end")):
+        i = index.get(el)
+        tag = tags[i] if i is not None else ""
+        if event == "start":
+            if i is None:
+                continue
+            if tag:
+                size = len(tag) + 2 + sum(len(k) + len(v) + 4 for k, v in el.attrib.items())
+                out.append((START, tag, size, tag in BLOCK_TAGS))
+                if tag in LINK_TAGS:
+                    link_depth += 1
+            text = el.text
+            if text:
+                out.append((TEXT, text, 2 * i, link_depth > 0))
+        else:
+            if i is None:
+                continue
+            if tag:
+                if tag in LINK_TAGS:
+                    link_depth -= 1
+                if tag not in VOID_TAGS:
+                    out.append((END, tag, len(tag) + 3, tag in BLOCK_TAGS))
+            tail = el.tail
+            if tail and i:
+                out.append((TEXT, tail, 2 * i + 1, link_depth > 0))
+    return out
+
+
+class Line:
+    """One source line: its tag count, its text pieces and their run keys."""
+
+    __slots__ = ("link_chars", "parts", "pieces", "tags")
+
+    def __init__(self) -> None:
+        self.tags = 0
+        #: Text and word separators; a block tag separates words (``<td>a</td><td>b</td>``).
+        self.parts: list[str] = []
+        #: ``(run key, characters of that run on this line)`` for each text piece.
+        self.pieces: list[tuple[int, int]] = []
+        self.link_chars = 0
+
+    @property
+    def text(self) -> str:
+        """The line with its tags stripped, whitespace normalized."""
+        return " ".join("".join(self.parts).split())
+
+    @property
+    def chars(self) -> int:
+        """Non-tag characters: the length of :attr:`text`."""
+        return len(self.text)
+
+    def is_empty(self) -> bool:
+        """No tag and no visible text: a blank line of the source."""
+        return not self.tags and not self.pieces
+
+
+def split_lines(stream: Iterable[Token], width: int = 0, block_breaks: bool = False) -> list[Line]:
+    """Cut the token stream into lines, dropping empty ones.
+
+    Lines end at the text's own line breaks.  With ``width`` (CETR's single-line pages,
+    seed 001 section 5.3), a line is also cut once it holds ``width`` characters of
+    markup and text, at the next position that is not inside a tag.  With
+    ``block_breaks`` (Line-Block, seed 003 section 5 step 2), block tags start a new line
+    (and a block end tag ends one), and a hyperlink is never cut: line breaks inside
+    ``a``/``button``/``select`` do not end the line.
+    """
+    lines: list[Line] = []
+    line = Line()
+    column = 0
+
+    def new_line() -> None:
+        nonlocal line, column
+        lines.append(line)
+        line = Line()
+        column = 0
+
+    for kind, value, extra, flag in stream:
+        if kind != TEXT:
+            if block_breaks and flag and kind == START and (line.tags or line.pieces):
+                new_line()
+            line.tags += 1
+            if flag:
+                line.parts.append(" ")
+            column += extra
+            if (width and column >= width) or (block_breaks and flag and kind == END):
+                new_line()
+            continue
+        segments = [value] if block_breaks and flag else value.split("\n")
+        for n, segment in enumerate(segments):
+            if n:
+                new_line()
+            while width and column + len(segment) > width:
+                cut = width - column
+                _add_text(line, segment[:cut], extra, flag)
+                new_line()
+                segment = segment[cut:]
+            if segment:
+                _add_text(line, segment, extra, flag)
+                column += len(segment)
+    lines.append(line)
+    return [line for line in lines if not line.is_empty()]
+
+
+def _add_text(line: Line, text: str, key: int, in_link: bool) -> None:
+    line.parts.append(text)
+    size = len(" ".join(text.split()))
+    if size:
+        line.pieces.append((key, size))
+        if in_link:
+            line.link_chars += size
+
+
+def content_runs(lines: Sequence[Line], is_content: Sequence[bool]) -> set[int]:
+    """Run keys mostly on content lines: at least half of the run's characters.
+
+    A DOM text run can span several source lines; it is content when the content
+    lines hold at least half of its (whitespace-collapsed) characters.
+    """
+    total: dict[int, int] = {}
+    selected: dict[int, int] = {}
+    for line, content in zip(lines, is_content):
+        for key, size in line.pieces:
+            total[key] = total.get(key, 0) + size
+            if content:
+                selected[key] = selected.get(key, 0) + size
+    return {key for key, size in selected.items() if 2 * size >= total[key]}
