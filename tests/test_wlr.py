@@ -7,7 +7,7 @@ import math
 import pytest
 
 from scrapy_cetd import extract
-from scrapy_cetd.algorithms.wlr import best_node, content_tree, relevance, word_count
+from scrapy_cetd.algorithms.wlr import SCALE_LITERAL, SCALE_MAX, best_node, content_tree, relevance, word_count
 from scrapy_cetd.page import Page
 from scrapy_cetd.parsing import parse_html
 from tests.wcxb import mean_fixture_f1
@@ -115,11 +115,22 @@ def test_relevance_by_hand():
     assert best_node(rel) == 7
 
 
+def test_relevance_against_the_maximum_ratio():
+    _, tree = tree_of(SMALL_PAGE)
+    ratio = [w / n for w, n in zip(tree.words, tree.leaves, strict=True)]
+    rel, _, _ = relevance(ratio, tree.parent, 1.0, SCALE_MAX)
+    # factor WLR / 4: R(7) = 1 * 1, R(6) = 3/4 * 1, R(0) = (8/3)/4 * 3/4.
+    assert rel[7] == pytest.approx(1.0)
+    assert rel[6] == pytest.approx(0.75)
+    assert rel[0] == pytest.approx(0.5)
+    assert best_node(rel) == 7
+
+
 def test_literal_relevance_climbs_to_the_root():
     # R(n) = WLR(n) * max(...) with WLR >= 1 never decreases going up.
     _, tree = tree_of(SMALL_PAGE)
     ratio = [w / n for w, n in zip(tree.words, tree.leaves, strict=True)]
-    rel, _, _ = relevance(ratio, tree.parent, 1.0, literal=True)
+    rel, _, _ = relevance(ratio, tree.parent, 1.0, SCALE_LITERAL)
     assert rel[7] == pytest.approx(4.0)
     assert rel[6] == pytest.approx(12.0)
     assert rel[0] == pytest.approx(32.0)
@@ -132,7 +143,7 @@ def test_extract_selects_the_best_subtree_with_diagnostics():
     assert result.threshold == pytest.approx(math.sqrt(32 / 3))
     assert result.diagnostics["best_node"] == "li[5]"
     assert result.diagnostics["relevance"] == pytest.approx(4 / math.sqrt(32 / 3))
-    assert extract(SMALL_PAGE, algorithm="wlr", literal_relevance=1).text.split() == [
+    assert extract(SMALL_PAGE, algorithm="wlr", relevance_scale=1).text.split() == [
         "Home", "About", "w1", "w2", "w3", "w4", "w5", "w6"
     ]
 
@@ -150,6 +161,14 @@ def test_ties_go_to_the_lower_id():
     assert result.diagnostics["initial_nodes"] == 0
     assert result.diagnostics["best_node"] == "body[0]"
     assert result.text.split()[0] == "Home"
+
+
+def test_threshold_coefficient_scales_the_selection():
+    # k = 0: no threshold, the root; k = 1: the paper (li[5]).
+    assert extract(SMALL_PAGE, algorithm="wlr", threshold_coefficient=0, diagnostics=True).diagnostics[
+        "best_node"
+    ] == "body[0]"
+    assert extract(SMALL_PAGE, algorithm="wlr", threshold_coefficient=1).text == "w1 w2 w3 w4"
 
 
 def test_article_block_beats_menu_and_footer():
