@@ -51,14 +51,16 @@ def densitysum_selection(
     threshold = base * coefficient
     if threshold <= 0:
         return Selection(threshold=threshold, subtrees={0}, diagnostics={"top_block": top})
-    marked: set[int] = set()
-    children = page.children
-    stack = [0]
-    while stack:
-        node = stack.pop()
-        if density[node] >= threshold:
-            marked.add(top if node == 0 else best[node])
-            stack.extend(children[node])
+    # ExtractContent visits a node iff it and all its ancestors pass the threshold; in
+    # preorder a node's parent is decided before the node, so one pass replaces the recursion.
+    parent = page.parent
+    visited = [False] * n
+    visited[0] = density[0] >= threshold
+    marked: set[int] = {top} if visited[0] else set()
+    for i in range(1, n):
+        if density[i] >= threshold and visited[parent[i]]:
+            visited[i] = True
+            marked.add(best[i])
     return Selection(threshold=threshold, subtrees=marked, diagnostics={"top_block": top})
 
 
