@@ -1,0 +1,246 @@
+"""The evaluation harness on the tiny committed datasets, with scores counted by hand.
+
+``tests/fixtures/tiny-wcxb`` (word-bag metric), words per page:
+
+- 0001 article: gold = 3 paragraphs, 16 + 20 + 20 = 56 words; cectd-ds extracts the
+  5-word headline and the paragraphs (61 words): P 56/61, R 1.  At coefficient 0 the
+  whole body: 6 menu + 61 + 3 footer = 70 words, P 56/70.
+- 0002 forum: gold = 2 posts, 21 + 21 = 42 words; extraction adds the two user names
+  (44 words): P 42/44, R 1.  At coefficient 0: 7 menu + 44 + 3 footer = 54 words.
+- 0003 product: no ``main_content`` (empty gold), a non-empty extraction: all 0.
+- 0004 service: extraction = 2 paragraphs, 23 + 22 = 45 words; gold adds a 4-word
+  sentence the page lacks (49 words): P 1, R 45/49.  At coefficient 0: 4 + 45 + 2 = 51.
+
+The LCS scores equal the word-bag ones on these pages (the extraction keeps gold order).
+
+``tests/fixtures/tiny-aeb`` (4-gram shingles, case kept):
+
+- alpha: the 0001 page, gold 56 tokens (53 shingles), extraction 61 tokens (58
+  shingles): tp 53, fp 5, fn 0.
+- beta: an empty page, gold "Short note." (one shingle): tp 0, fp 0, fn 1, left out of
+  the precision mean.
+- gamma: the 0003 page, extraction "Blue kettle A quiet ..." 20 tokens (17 shingles),
+  gold "a quiet ..." 18 tokens (15 shingles) whose first shingle has "a" not "A":
+  tp 14, fp 3, fn 1.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+from scrapy_cetd.cli import main
+from scrapy_cetd.evaluation import peers
+from scrapy_cetd.evaluation.datasets import DatasetError, load_dataset, select_pages
+from scrapy_cetd.evaluation.report import markdown_report, write_json
+from scrapy_cetd.evaluation.runner import Extractor, run_evaluation
+from scrapy_cetd.evaluation.tradeoff import plot_tradeoff, sweep
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TINY_WCXB = FIXTURES / "tiny-wcxb"
+TINY_AEB = FIXTURES / "tiny-aeb"
+
+# Per-page (P, R) of cectd-ds on tiny-wcxb, in id order, counted by hand (module docstring).
+WCXB_PR = [(56 / 61, 1.0), (42 / 44, 1.0), (0.0, 0.0), (1.0, 45 / 49)]
+WCXB_F1 = [112 / 117, 84 / 86, 0.0, 90 / 94]
+AEB_PRECISION = (53 / 58 + 14 / 17) / 2
+AEB_RECALL = (1.0 + 0.0 + 14 / 15) / 3
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def evaluate_tiny(path: Path, *extractors: Extractor, jobs: int = 1):  # type: ignore[no-untyped-def]
+    dataset = load_dataset(path)
+    return run_evaluation(
+        dataset.pages, list(extractors), metric=dataset.metric, dataset=str(path), layout=dataset.layout, jobs=jobs
+    )
+
+
+def test_layouts_are_detected() -> None:
+    wcxb = load_dataset(TINY_WCXB)
+    assert (wcxb.layout, wcxb.metric) == ("wcxb", "word")
+    assert [p.page_id for p in wcxb.pages] == ["0001", "0002", "0003", "0004"]
+    assert [p.page_type for p in wcxb.pages] == ["article", "forum", "product", "service"]
+    assert wcxb.pages[2].gold == ""  # main_content missing: empty gold
+    aeb = load_dataset(TINY_AEB)
+    assert (aeb.layout, aeb.metric) == ("aeb", "shingle")
+    assert [p.page_id for p in aeb.pages] == ["alpha", "beta", "gamma"]
+    assert aeb.pages[1].gold == "Short note." and aeb.pages[0].page_type is None
+
+
+def test_not_a_dataset(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="not a dataset"):
+        load_dataset(tmp_path)
+
+
+def test_pages_without_html_are_listed(tmp_path: Path) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "ground-truth.json").write_text(json.dumps({"x1": {"articleBody": "a", "url": None}}))
+    dataset = load_dataset(tmp_path)
+    assert dataset.pages == [] and dataset.missing_html == ["x1"]
+
+
+def test_page_selection_by_sorted_id() -> None:
+    pages = load_dataset(TINY_WCXB).pages
+    ids = lambda selected: [p.page_id for p in selected]  # noqa: E731
+    assert ids(select_pages(pages, split="first-half")) == ["0001", "0002"]
+    assert ids(select_pages(pages, split="second-half")) == ["0003", "0004"]
+    assert ids(select_pages(pages, ids_from="2", ids_to="0003")) == ["0002", "0003"]
+    assert ids(select_pages(pages, ids_from="0002", split="first-half")) == ["0002", "0003"]
+    assert ids(select_pages(pages, page_types=["forum", "service"])) == ["0002", "0004"]
+    assert ids(select_pages(pages, limit=3, split="second-half")) == ["0003", "0004"]
+    aeb = load_dataset(TINY_AEB).pages
+    assert ids(select_pages(aeb, split="first-half")) == ["alpha", "beta"]  # ceil(3 / 2)
+    assert ids(select_pages(aeb, split="second-half")) == ["gamma"]
+    assert ids(select_pages(aeb, ids_from="b")) == ["beta", "gamma"]
+    with pytest.raises(ValueError, match="numbers"):
+        select_pages(pages, ids_from="abc")
+
+
+def test_evaluate_wcxb_layout() -> None:
+    run = evaluate_tiny(TINY_WCXB, Extractor.algorithm("cectd-ds"))
+    (summary,) = run.summaries
+    assert summary.scores.precision == pytest.approx(mean([p for p, _ in WCXB_PR]))
+    assert summary.scores.recall == pytest.approx(mean([r for _, r in WCXB_PR]))
+    assert summary.scores.f1 == pytest.approx(mean(WCXB_F1))
+    assert summary.lcs.precision == pytest.approx(mean([p for p, _ in WCXB_PR]))
+    assert summary.lcs.recall == pytest.approx(mean([r for _, r in WCXB_PR]))
+    assert summary.lcs.f1 == pytest.approx(mean(WCXB_F1))
+    assert summary.by_type == pytest.approx(dict(zip(["article", "forum", "product", "service"], WCXB_F1)))
+    assert summary.errors == 0
+    first = run.results[0].outcomes["cectd-ds"]
+    assert (first["precision"], first["recall"]) == pytest.approx(WCXB_PR[0])
+
+
+def test_timing_is_per_page_and_relative_to_lxml() -> None:
+    run = evaluate_tiny(TINY_WCXB, Extractor.algorithm("cectd-ds"), Extractor.algorithm("cetd-ds"))
+    assert all(r.lxml_ms > 0 for r in run.results)
+    for summary in run.summaries:
+        times = [r.outcomes[summary.label]["ms"] for r in run.results]
+        assert all(t > 0 for t in times)
+        assert summary.median_ms == pytest.approx(statistics.median(times))
+        assert summary.total_ms == pytest.approx(sum(times))
+        assert summary.ratio_to_lxml == pytest.approx(summary.median_ms / run.lxml_median_ms)
+
+
+def test_evaluate_article_benchmark_layout() -> None:
+    run = evaluate_tiny(TINY_AEB, Extractor.algorithm("cectd-ds"))
+    (summary,) = run.summaries
+    assert summary.scores.precision == pytest.approx(AEB_PRECISION)
+    assert summary.scores.recall == pytest.approx(AEB_RECALL)
+    assert summary.scores.f1 == pytest.approx(2 * AEB_PRECISION * AEB_RECALL / (AEB_PRECISION + AEB_RECALL))
+    counts = [(o["tp"], o["fp"], o["fn"]) for o in (r.outcomes["cectd-ds"] for r in run.results)]
+    assert counts == [(53, 5, 0), (0, 0, 1), (14, 3, 1)]
+    # LCS on lower-case words: alpha 56/61, beta nothing extracted (0), gamma 18 of 20 words
+    assert summary.lcs.precision == pytest.approx((56 / 61 + 0 + 18 / 20) / 3)
+    assert summary.lcs.recall == pytest.approx((1 + 0 + 1) / 3)
+    assert summary.by_type == {}
+
+
+def test_worker_processes_give_the_same_scores() -> None:
+    extractor = Extractor.algorithm("cectd-ds")
+    alone = evaluate_tiny(TINY_WCXB, extractor)
+    pooled = evaluate_tiny(TINY_WCXB, extractor, jobs=2)
+    assert [r.page_id for r in pooled.results] == ["0001", "0002", "0003", "0004"]
+    for a, b in zip(alone.results, pooled.results):
+        assert a.outcomes["cectd-ds"]["f1"] == b.outcomes["cectd-ds"]["f1"]
+        assert b.lxml_ms > 0 and b.outcomes["cectd-ds"]["ms"] > 0
+
+
+def test_algorithm_options_are_validated_and_labelled() -> None:
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        Extractor.algorithm("no-such-algorithm")
+    with pytest.raises(ValueError, match="unknown parameter"):
+        Extractor.algorithm("cectd-ds", params={"nonsense": 1})
+    extractor = Extractor.algorithm("cectd-ds", threshold_coefficient=0)
+    assert extractor.label == "cectd-ds (coefficient=0)"
+    run = evaluate_tiny(TINY_WCXB, extractor)
+    assert run.summaries[0].scores.f1 == pytest.approx(mean([112 / 126, 84 / 96, 0.0, 90 / 100]))
+
+
+def test_markdown_and_json_reports(tmp_path: Path) -> None:
+    run = evaluate_tiny(TINY_WCXB, Extractor.algorithm("cectd-ds"), Extractor.algorithm("cetd-ds"))
+    table = markdown_report(run).splitlines()
+    assert table[0].startswith("tiny-wcxb: 4 pages (article 1, forum 1, product 1, service 1)")
+    header = [cell.strip() for cell in table[2].strip("|").split("|")]
+    assert header == [
+        "extractor", "F1", "P", "R", "LCS P", "LCS R", "LCS F1",
+        "article F1", "forum F1", "product F1", "service F1", "median ms/page", "total s", "x lxml",
+    ]
+    row = [cell.strip() for cell in table[4].strip("|").split("|")]
+    assert row[:2] == ["cectd-ds", f"{mean(WCXB_F1):.3f}"]
+    assert row[7:11] == [f"{f:.3f}" for f in WCXB_F1]
+    assert table[-1].startswith("| lxml parse alone (reference) |")
+    out = tmp_path / "run.json"
+    write_json(run, out)
+    data = json.loads(out.read_text())
+    assert data["pages"] == 4 and data["layout"] == "wcxb" and data["metric"] == "word"
+    assert [e["name"] for e in data["extractors"]] == ["cectd-ds", "cetd-ds"]
+    assert data["per_page"][3]["extractors"]["cectd-ds"]["recall"] == pytest.approx(45 / 49)
+    assert data["summary"][0]["f1_by_page_type"]["service"] == pytest.approx(90 / 94)
+
+
+def test_a_failing_extractor_scores_empty_with_its_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(html: bytes, url: str | None) -> str:
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(peers.PEERS, "trafilatura", peers.Peer("trafilatura", "json", "no-such-dist", broken))
+    run = evaluate_tiny(TINY_WCXB, Extractor.peer("trafilatura"))
+    (summary,) = run.summaries
+    assert summary.errors == 4
+    assert run.results[0].outcomes["trafilatura"]["error"] == "RuntimeError: boom"
+    assert summary.scores.f1 == pytest.approx(0.25)  # only the empty-gold page scores (1)
+    assert "| errors |" in markdown_report(run)
+
+
+def test_absent_peers_are_skipped(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    for peer in peers.PEERS.values():
+        monkeypatch.setitem(sys.modules, peer.module, None)  # import fails as if not installed
+    assert peers.available_peers() == []
+    assert main(["evaluate", str(TINY_WCXB), "--algorithm", "cectd-ds", "--peers"]) == 0
+    captured = capsys.readouterr()
+    rows = [line for line in captured.out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row.split("|")[1].strip() for row in rows] == ["extractor", "cectd-ds", "lxml parse alone (reference)"]
+    assert "peer trafilatura is not installed; skipped" in captured.err
+    assert "peer resiliparse is not installed; skipped" in captured.err
+
+
+def test_one_absent_peer_leaves_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "trafilatura", None)
+    assert "trafilatura" not in peers.available_peers()
+
+
+@pytest.mark.parametrize("name", list(peers.PEERS))
+def test_installed_peers_run_side_by_side(name: str) -> None:
+    peer = peers.PEERS[name]
+    pytest.importorskip(peer.module)
+    run = evaluate_tiny(TINY_WCXB, Extractor.algorithm("cectd-ds"), Extractor.peer(name))
+    labels = [s.label for s in run.summaries]
+    assert labels[0] == "cectd-ds" and labels[1].startswith(name)
+    assert run.summaries[1].errors == 0
+    assert all(r.outcomes[labels[1]]["ms"] > 0 for r in run.results)
+
+
+def test_tradeoff_sweep_matches_the_evaluation() -> None:
+    pages = load_dataset(TINY_WCXB).pages
+    points = sweep(pages, "cectd-ds", [0.0, 1.0], metric="word")
+    assert [p.coefficient for p in points] == [0.0, 1.0]
+    assert points[0].scores.f1 == pytest.approx(mean([112 / 126, 84 / 96, 0.0, 90 / 100]))
+    assert points[0].scores.precision == pytest.approx(mean([56 / 70, 42 / 54, 0.0, 45 / 51]))
+    assert points[1].scores.f1 == pytest.approx(mean(WCXB_F1))
+    lcs_points = sweep(pages, "cectd-ds", [1.0], metric="word", use_lcs=True)
+    assert lcs_points[0].scores.recall == pytest.approx(mean([1.0, 1.0, 0.0, 45 / 49]))
+
+
+def test_tradeoff_plot_is_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    points = sweep(load_dataset(TINY_WCXB).pages, "cectd-ds", [0.0, 0.5, 1.0], metric="word")
+    out = tmp_path / "plot.png"
+    plot_tradeoff(points, out, title="cectd-ds on tiny-wcxb", default_coefficient=1.0)
+    assert out.read_bytes().startswith(b"\x89PNG")
