@@ -203,7 +203,7 @@ def test_deep_nesting_needs_no_recursion():
     assert extract(html, algorithm="wlr").text == "deep words here"
 
 
-def test_text_node_can_win_under_a_ratio_below_one():
+def test_text_node_can_be_the_best_node():
     # ids 0 body, 1 p, 2 "one two", 3 b, 4 "x"; words/nodes: 3/5, 3/4, 2/1, 1/2, 1/1.
     # x = sqrt(2 * 0.6); I = {2}, W(2) = 1: R(2) = 2/x = 1.83 > R(p) = 0.75/x * R(2) = 1.25.
     result = extract("<p>one two <b>x</b></p>", algorithm="wnr", diagnostics=True)

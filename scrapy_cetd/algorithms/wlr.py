@@ -295,11 +295,11 @@ def ratio_selection(
 ) -> Selection:
     """Algorithm 1 with the ratio ``(words | characters) / (leaves | nodes)``.
 
-    The best node's subtree is the content (step 4); a text node can only win under a
-    ratio below 1 (``wnr``, ``cnr``), and is then selected as a single run.
+    The best node's subtree is the content (step 4); a best text node is selected as its
+    single run.
     """
     tree = content_tree(page)
-    if not tree.element or tree.element[0] != 0:
+    if not tree.element:  # no word outside removed subtrees
         return Selection(threshold=None, diagnostics={"content_nodes": 0})
     numerator = tree.words if by_words else tree.chars
     denominator = tree.leaves if by_leaves else tree.nodes
