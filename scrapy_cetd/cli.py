@@ -99,7 +99,8 @@ def _extract_command(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     status = 0
     headers = len(args.files) > 1 and args.format != "json"
-    for index, name in enumerate(args.files):
+    printed = False
+    for name in args.files:
         label = "<stdin>" if name == "-" else name
         try:
             data = _read_input(name)
@@ -124,7 +125,8 @@ def _extract_command(args: argparse.Namespace) -> int:
             print(json.dumps({"file": label, **result.to_dict()}, ensure_ascii=False))
             continue
         if headers:
-            print(("\n" if index else "") + f"==> {label} <==")
+            print(("\n" if printed else "") + f"==> {label} <==")
+            printed = True
         output = result.text if args.format == "text" else result.html
         if output:
             print(output)

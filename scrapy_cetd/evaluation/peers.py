@@ -82,7 +82,7 @@ def _resiliparse(html: bytes, url: str | None) -> str:
     from resiliparse.extract.html2text import extract_plain_text
     from resiliparse.parse.encoding import bytes_to_str, detect_encoding
 
-    return extract_plain_text(bytes_to_str(html, detect_encoding(html)), main_content=True)
+    return extract_plain_text(bytes_to_str(html, detect_encoding(html) or "utf-8"), main_content=True)
 
 
 PEERS: dict[str, Peer] = {

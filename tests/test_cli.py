@@ -1,0 +1,222 @@
+"""The ``scrapy-cetd`` command line, called as ``main([...])`` and once as a real process."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scrapy_cetd import algorithm_names, get_algorithm
+from scrapy_cetd.cli import main
+
+TINY_WCXB = Path(__file__).parent / "fixtures" / "tiny-wcxb"
+ARTICLE_GZ = TINY_WCXB / "html" / "0001.html.gz"
+HEADLINE = "Otters return to the river"
+FIRST_PARAGRAPH = "Otters have returned to the river after an absence of forty years, volunteers said on Monday."
+
+
+@pytest.fixture
+def article(tmp_path: Path) -> Path:
+    path = tmp_path / "article.html"
+    path.write_bytes(gzip.decompress(ARTICLE_GZ.read_bytes()))
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_extract_text_from_plain_and_gzip_files(capsys: pytest.CaptureFixture[str], article: Path) -> None:
+    for path in (article, ARTICLE_GZ):
+        status, out, err = run(capsys, "extract", str(path))
+        assert status == 0 and err == ""
+        lines = out.splitlines()
+        assert lines[:2] == [HEADLINE, FIRST_PARAGRAPH]
+        assert "Privacy" not in out and "Home" not in out
+
+
+def test_extract_html_and_json(capsys: pytest.CaptureFixture[str], article: Path) -> None:
+    status, out, _ = run(capsys, "extract", "--format", "html", str(article))
+    assert status == 0
+    assert f"<p>{FIRST_PARAGRAPH}</p>" in out and 'href="/privacy"' not in out
+    status, out, _ = run(capsys, "extract", "-f", "json", "--url", "https://news.example/otters", str(article))
+    record = json.loads(out)
+    assert record["file"] == str(article)
+    assert record["algorithm"] == "cectd-ds" and record["url"] == "https://news.example/otters"
+    assert record["text"].splitlines()[0] == HEADLINE and record["reason"] is None
+
+
+def test_extract_options_reach_the_api(capsys: pytest.CaptureFixture[str], article: Path) -> None:
+    status, out, _ = run(capsys, "extract", "--threshold-coefficient", "0", str(article))
+    assert status == 0 and out.splitlines()[0] == "Home News Sport Weather About us"
+    status, out, _ = run(capsys, "extract", "-a", "cetd-ds", "-f", "json", "--diagnostics", str(article))
+    record = json.loads(out)
+    assert record["algorithm"] == "cetd-ds" and record["threshold_coefficient"] == 1.0
+    assert any(row["selected"] for row in record["diagnostics"]["nodes"])
+
+
+def test_extract_algorithm_parameters(capsys: pytest.CaptureFixture[str], article: Path) -> None:
+    with_params = [n for n in algorithm_names() if get_algorithm(n).params]
+    if not with_params:
+        pytest.skip("no registered algorithm has parameters")
+    name = with_params[0]
+    param, spec = next(iter(get_algorithm(name).params.items()))
+    default = run(capsys, "extract", "-a", name, str(article))
+    explicit = run(capsys, "extract", "-a", name, "--param", f"{param}={spec.default:g}", str(article))
+    assert explicit == default
+    status, out, err = run(capsys, "extract", "-a", name, "--param", f"{param}=1e99", str(article))
+    assert status == 2 and out == "" and "out of range" in err
+
+
+def test_extract_usage_errors(capsys: pytest.CaptureFixture[str], article: Path) -> None:
+    status, _, err = run(capsys, "extract", "-a", "no-such-algorithm", str(article))
+    assert status == 2 and "unknown algorithm 'no-such-algorithm'; choose one of: " in err and "cectd-ds" in err
+    status, _, err = run(capsys, "extract", "--param", "nonsense=1", str(article))
+    assert status == 2 and "unknown parameter(s) nonsense" in err
+    status, _, err = run(capsys, "extract", "--param", "beta", str(article))
+    assert status == 2 and "expected name=value" in err
+    status, _, err = run(capsys, "extract", "--param", "beta=high", str(article))
+    assert status == 2 and "not a number" in err
+    assert main(["extract"]) == 2  # argparse: FILE is required
+    assert main(["--help"]) == 0
+    capsys.readouterr()
+
+
+def test_bad_files_are_reported_and_the_others_processed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, article: Path
+) -> None:
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    broken = tmp_path / "broken.html.gz"
+    broken.write_bytes(gzip.compress(b"<html><body><p>cut short</p></body></html>")[:20])
+    pdf = tmp_path / "paper.html"
+    pdf.write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n")
+    missing = tmp_path / "missing.html"
+    status, out, err = run(capsys, "extract", str(empty), str(article), str(broken), str(pdf), str(missing))
+    assert status == 1
+    assert out.splitlines()[:3] == [f"==> {article} <==", HEADLINE, FIRST_PARAGRAPH]
+    assert f"==> {empty} <==" not in out
+    errors = err.splitlines()
+    assert errors == [
+        f"scrapy-cetd: error: {empty}: no HTML to extract from (empty)",
+        f"scrapy-cetd: error: {broken}: broken gzip data "
+        "(Compressed file ended before the end-of-stream marker was reached)",
+        f"scrapy-cetd: error: {pdf}: no HTML to extract from (binary:pdf)",
+        f"scrapy-cetd: error: {missing}: No such file or directory",
+    ]
+
+
+def test_a_page_without_content_is_not_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    page = tmp_path / "blank.html"
+    page.write_text("<html><head><title>Blank</title></head><body><div></div></body></html>")
+    status, out, err = run(capsys, "extract", "-f", "json", str(page))
+    assert status == 0 and err == ""
+    record = json.loads(out)
+    assert record["text"] == "" and record["reason"] == "no-text" and record["title"] == "Blank"
+
+
+def test_extract_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ARTICLE_GZ.read_bytes())))
+    status, out, _ = run(capsys, "extract", "-")
+    assert status == 0 and out.splitlines()[0] == HEADLINE
+
+
+def test_python_dash_m_runs_the_command_line(article: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_cetd", "extract", str(article), str(article.with_name("nope.html"))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[1:3] == [HEADLINE, FIRST_PARAGRAPH]
+    assert done.stderr.strip() == f"scrapy-cetd: error: {article.with_name('nope.html')}: No such file or directory"
+
+
+def test_algorithms_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "algorithms")
+    assert status == 0
+    listed = [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert listed == algorithm_names()
+
+
+def test_evaluate_prints_the_table_and_writes_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_json = tmp_path / "out.json"
+    status, out, _ = run(
+        capsys, "evaluate", str(TINY_WCXB), "-a", "cectd-ds,cetd-ds", "--split", "first-half", "--json", str(out_json)
+    )
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("tiny-wcxb: 2 pages (article 1, forum 1)")
+    assert [line.split("|")[1].strip() for line in lines[4:]] == [
+        "cectd-ds", "cetd-ds", "lxml parse alone (reference)"
+    ]
+    f1 = (112 / 117 + 84 / 86) / 2
+    assert lines[4].split("|")[2].strip() == f"{f1:.3f}"
+    data = json.loads(out_json.read_text())
+    assert data["selection"] == {"split": "first-half"}
+    assert [p["id"] for p in data["per_page"]] == ["0001", "0002"]
+
+
+def test_evaluate_all_picks_up_every_registered_algorithm(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "evaluate", str(TINY_WCXB), "--algorithm", "all", "--limit", "1")
+    assert status == 0
+    rows = [line.split("|")[1].strip() for line in out.splitlines()[4:]]
+    assert rows == algorithm_names() + ["lxml parse alone (reference)"]
+
+
+def test_evaluate_parameters_per_algorithm(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "evaluate", str(TINY_WCXB), "-a", "cectd-ds", "-c", "0", "--page-type", "article")
+    assert status == 0
+    row = out.splitlines()[4].split("|")
+    assert row[1].strip() == "cectd-ds (coefficient=0)" and row[2].strip() == f"{112 / 126:.3f}"
+    status, _, err = run(capsys, "evaluate", str(TINY_WCXB), "-a", "cectd-ds", "--param", "nonsense=2")
+    assert status == 2 and "no evaluated algorithm has a parameter 'nonsense'" in err
+    status, _, err = run(capsys, "evaluate", str(TINY_WCXB), "-a", "cectd-ds", "--param", "cetd-ds:x=2")
+    assert status == 2 and "'cetd-ds' is not among the evaluated algorithms" in err
+
+
+def test_evaluate_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, _, err = run(capsys, "evaluate", str(tmp_path))
+    assert status == 2 and "not a dataset" in err
+    status, _, err = run(capsys, "evaluate", str(TINY_WCXB), "--ids-from", "9000")
+    assert status == 2 and "no pages selected" in err
+    status, _, err = run(capsys, "evaluate", str(TINY_WCXB), "--peers", "lynx")
+    assert status == 2 and "unknown peer(s) lynx" in err
+
+
+def test_tradeoff_writes_a_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    plot = tmp_path / "tradeoff.png"
+    status, out, _ = run(capsys, "tradeoff", str(TINY_WCXB), "--out", str(plot), "--coefficients", "0,1")
+    assert status == 0 and plot.read_bytes().startswith(b"\x89PNG")
+    assert out.splitlines()[-1] == f"| 1 | {(56 / 61 + 42 / 44 + 0 + 1) / 4:.3f} | {(2 + 45 / 49) / 4:.3f} | " + (
+        f"{(112 / 117 + 84 / 86 + 90 / 94) / 4:.3f} |"
+    )
+
+
+def test_tradeoff_without_matplotlib(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    status, _, err = run(capsys, "tradeoff", str(TINY_WCXB), "--out", str(tmp_path / "p.png"))
+    assert status == 2
+    assert err.strip() == (
+        "scrapy-cetd: error: the tradeoff plot needs matplotlib: "
+        "pip install 'scrapy-cetd[plot]' (or pip install matplotlib)"
+    )
+    assert not (tmp_path / "p.png").exists()
+
+
+def test_tradeoff_refuses_coefficients_out_of_range(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    status, _, err = run(capsys, "tradeoff", str(TINY_WCXB), "-o", str(tmp_path / "p.png"), "--coefficients", "-1")
+    assert status == 2 and "out of range" in err
