@@ -147,8 +147,8 @@ def content_tree(page: Page) -> ContentTree:
     parent = page.parent
     run_words = [word_count(text) for text in page.run_text]
     alive = [False] * n
-    for owner, words in zip(page.run_owner, run_words, strict=True):
-        if words and not removed[owner]:
+    for owner, count in zip(page.run_owner, run_words, strict=True):
+        if count and not removed[owner]:
             alive[owner] = True
     for i in range(n - 1, 0, -1):
         if alive[i]:
