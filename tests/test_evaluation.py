@@ -26,6 +26,7 @@ The LCS scores equal the word-bag ones on these pages (the extraction keeps gold
 
 from __future__ import annotations
 
+import io
 import json
 import statistics
 import sys
@@ -36,6 +37,7 @@ import pytest
 from scrapy_cetd.cli import main
 from scrapy_cetd.evaluation import peers
 from scrapy_cetd.evaluation.datasets import DatasetError, load_dataset, select_pages
+from scrapy_cetd.evaluation.progress import Progress
 from scrapy_cetd.evaluation.report import markdown_report, write_json
 from scrapy_cetd.evaluation.runner import Extractor, run_evaluation
 from scrapy_cetd.evaluation.tradeoff import plot_tradeoff, sweep
@@ -244,3 +246,15 @@ def test_tradeoff_plot_is_a_png(tmp_path: Path) -> None:
     out = tmp_path / "plot.png"
     plot_tradeoff(points, out, title="cectd-ds on tiny-wcxb", default_coefficient=1.0)
     assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_progress_is_quiet_unless_on_a_terminal() -> None:
+    quiet = io.StringIO()
+    with Progress(3, "evaluate", stream=quiet) as bar:
+        bar.update(3)
+    assert quiet.getvalue() == ""
+    shown = io.StringIO()
+    with Progress(4, "evaluate", stream=shown, enabled=True) as bar:
+        bar.update(4)
+    assert shown.getvalue().startswith("\revaluate [" + "#" * 30 + "] 4/4 ")
+    assert shown.getvalue().endswith("\n") and shown.getvalue().count("\r") == 1

@@ -23,6 +23,7 @@ class Progress:
         self.done = 0
         self.started = time.monotonic()
         self._drawn = 0.0
+        self._drawn_done = -1
 
     def update(self, count: int = 1) -> None:
         self.done += count
@@ -32,6 +33,7 @@ class Progress:
             self._draw(now)
 
     def _draw(self, now: float) -> None:
+        self._drawn_done = self.done
         fraction = self.done / self.total if self.total else 1.0
         filled = int(fraction * self.WIDTH)
         elapsed = now - self.started
@@ -46,7 +48,8 @@ class Progress:
 
     def close(self) -> None:
         if self.enabled:
-            self._draw(time.monotonic())
+            if self._drawn_done != self.done:
+                self._draw(time.monotonic())
             self.stream.write("\n")
             self.stream.flush()
 
