@@ -78,7 +78,7 @@ def tokens(page: Page) -> list[Token]:
 class Line:
     """One source line: its tag count, its text pieces and their run keys."""
 
-    __slots__ = ("link_chars", "parts", "pieces", "tags")
+    __slots__ = ("link_chars", "parts", "pieces", "starts_block", "tags")
 
     def __init__(self) -> None:
         self.tags = 0
@@ -87,6 +87,7 @@ class Line:
         #: ``(run key, characters of that run on this line)`` for each text piece.
         self.pieces: list[tuple[int, int]] = []
         self.link_chars = 0
+        self.starts_block = False
 
     @property
     def text(self) -> str:
@@ -125,14 +126,19 @@ def split_lines(stream: Iterable[Token], width: int = 0, block_breaks: bool = Fa
 
     for kind, value, extra, flag in stream:
         if kind != TEXT:
-            if block_breaks and flag and kind == START and (line.tags or line.pieces):
-                new_line()
+            if block_breaks and flag and kind == START:
+                if line.tags or line.pieces:
+                    new_line()
+                line.starts_block = True
             line.tags += 1
             if flag:
                 line.parts.append(" ")
             column += extra
-            if (width and column >= width) or (block_breaks and flag and kind == END):
+            if width and column >= width:
                 new_line()
+            elif block_breaks and flag and kind == END:
+                new_line()
+                line.starts_block = True
             continue
         segments = [value] if block_breaks and flag else value.split("\n")
         for n, segment in enumerate(segments):
