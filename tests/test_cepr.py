@@ -11,6 +11,7 @@ from lxml import etree
 from scrapy_cetd import extract
 from scrapy_cetd.algorithms.cepr import (
     _levenshtein,
+    _levenshtein_diagonal,
     cepr_selection,
     path_edit_distance,
     path_statistics,
@@ -171,20 +172,39 @@ def test_setpr_beta_and_radius() -> None:
     assert wide[0] == pytest.approx((k1 + k2) * math.exp(-1) * P_ETPR / (1 + k1 + k2))
 
 
-def test_setpr_recovers_a_short_node_between_content_nodes() -> None:
-    # A one-word paragraph (ETPR 0 would drop it) between long ones on the same path keeps
-    # the full weight of its neighbours.
+def test_setpr_recovers_a_subheading_that_etpr_drops() -> None:
+    # Section 5.3: a single-node path (here an h2 between paragraphs) has ETPR 0; smoothing
+    # with its neighbours (edit distance div.h2 -> div.p: 1) lifts it above the threshold.
     html = (
-        "<html><body><div>"
-        "<p>First paragraph, long enough; with marks.</p><p>Short</p>"
-        "<p>Second paragraph, also long; and more, marks.</p><p>Third one, with text.</p>"
-        "</div><div><span>Menu</span><span>Login</span><span>Help</span></div></body></html>"
+        "<html><body><div><p>First paragraph, long enough; with marks.</p><h2>Sub heading</h2>"
+        "<p>Second paragraph: shorter!</p></div><ul>"
+        + "".join(f"<li>Menu {i}</li>" for i in range(12))
+        + "</ul></body></html>"
     )
-    etpr = extract(html, algorithm="cepr-etpr")
+    etpr = histogram(html, "cepr-etpr")
+    v = etpr[0]
+    assert v > 0
+    assert etpr == pytest.approx([v, 0.0, v] + [0.0] * 12)
+    # dist(div.p, ul.li) = 2; the first menu item is the only other non-zero value
+    expected = [
+        v / (1 + K1),
+        2 * K1 * math.exp(-1) * v / (1 + 2 * K1),
+        v / (1 + 2 * K1),
+        K1 * math.exp(-2) * v / (1 + 2 * K1),
+    ] + [0.0] * 11
+    assert histogram(html, "cepr-setpr") == pytest.approx(expected)
     setpr = extract(html, algorithm="cepr-setpr")
-    assert "Short" in setpr.text.split("\n")
-    assert "Short" in etpr.text.split("\n")  # same path as content: same ETPR
-    assert "Menu" not in setpr.text and "Menu" not in etpr.text
+    assert setpr.threshold == pytest.approx(0.8 * population_std(expected))
+    assert setpr.text.split("\n") == [
+        "First paragraph, long enough; with marks.",
+        "Sub heading",
+        "Second paragraph: shorter!",
+    ]
+    assert setpr.title == "Sub heading"
+    assert extract(html, algorithm="cepr-etpr").text.split("\n") == [
+        "First paragraph, long enough; with marks.",
+        "Second paragraph: shorter!",
+    ]
 
 
 def test_user_coefficient_replaces_the_default() -> None:
@@ -332,13 +352,18 @@ def test_capped_levenshtein_matches_the_full_table() -> None:
         x = [rng.choice("abc") for _ in range(rng.randint(0, 8))]
         y = [rng.choice("abc") for _ in range(rng.randint(0, 8))]
         cap = rng.randint(1, 10)
-        assert _levenshtein(x, y, cap) == min(_full_table_levenshtein(x, y), cap)
+        expected = min(_full_table_levenshtein(x, y), cap)
+        assert _levenshtein(x, y, cap) == expected
+        if x and y and abs(len(x) - len(y)) < cap:  # the diagonal method's preconditions
+            assert _levenshtein_diagonal(x, y, cap) == expected
 
 
-def test_levenshtein_on_long_paths_differing_in_few_tags() -> None:
+def test_levenshtein_on_long_paths() -> None:
     x = ["section", *["div"] * 50_000, "p"]
     y = ["article", *["div"] * 50_000, "span"]
     assert _levenshtein(x, y, 746) == 2
+    assert _levenshtein(["a"] * 100, ["b"] * 100, 746) == 100
+    assert _levenshtein(["a"] * 1000, ["b"] * 1000, 746) == 746
 
 
 # --- registration and quality ----------------------------------------------------------

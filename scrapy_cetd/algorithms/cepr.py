@@ -181,22 +181,51 @@ def extended_text_to_path_ratios(stats: PathStats) -> list[float]:
     ]
 
 
+#: Above this many table cells, edit distances use the diagonal method.
+_FULL_TABLE_CELLS = 4096
+
+
 def _levenshtein(x: Sequence[str], y: Sequence[str], cap: int) -> int:
     """``min(edit distance(x, y), cap)``, unit-cost insert, delete, substitute.
 
-    Ukkonen's diagonal method: for ``e = 0, 1, ...`` edits, the furthest row reachable
-    on each diagonal ``k = j - i``, sliding along equal tags for free.  It costs
-    ``O(d * (d + |x| + |y|))`` for distance ``d``, so two long paths that differ in a few
-    tags are cheap, and it stops at ``cap``.
+    Short sequences (the usual paths below a common ancestor) fill the whole table, row
+    by row; long ones use :func:`_levenshtein_diagonal`.
     """
     n, m = len(x), len(y)
     if abs(n - m) >= cap or not n or not m:
         return min(n + m, cap)
+    if n * m > _FULL_TABLE_CELLS:
+        return _levenshtein_diagonal(x, y, cap)
+    previous = list(range(m + 1))
+    for i, xi in enumerate(x, 1):
+        current = [i]
+        best = i
+        for j, yj in enumerate(y):
+            best += 1  # insertion, from the left
+            deletion = previous[j + 1] + 1
+            if deletion < best:
+                best = deletion
+            substitution = previous[j] + (xi != yj)
+            if substitution < best:
+                best = substitution
+            current.append(best)
+        previous = current
+    return min(previous[m], cap)
+
+
+def _levenshtein_diagonal(x: Sequence[str], y: Sequence[str], cap: int) -> int:
+    """``min(edit distance(x, y), cap)`` by Ukkonen's diagonal method.
+
+    For ``e = 0, 1, ...`` edits, the furthest row reachable on each diagonal ``k = j - i``,
+    sliding along equal tags for free: ``O(d * (d + |x| + |y|))`` for distance ``d``, so
+    two long paths that differ in a few tags are cheap, and it stops at ``cap``.
+    """
+    n, m = len(x), len(y)
     target = m - n
     furthest: dict[int, int] = {}
     for edits in range(cap):
         reached: dict[int, int] = {}
-        for k in range(-edits, edits + 1):
+        for k in range(max(-edits, -n), min(edits, m) + 1):
             if edits:
                 # substitution (same diagonal), deletion (from k + 1), insertion (from k - 1)
                 i = max(furthest.get(k, -2) + 1, furthest.get(k + 1, -2) + 1, furthest.get(k - 1, -2))
@@ -265,31 +294,32 @@ def smooth(
     They are capped where ``exp(-beta * d)`` underflows to exactly 0.0, which changes
     nothing in ``H'``; ``beta = 0`` needs no distances at all.
     """
-    kernel = [math.exp(-(j * j) / (2.0 * sigma * sigma)) for j in range(-radius, radius + 1)]
+    kernel = [math.exp(-(j * j) / (2.0 * sigma * sigma)) for j in range(radius + 1)]  # k_0 .. k_r
     cap = math.ceil(_EXP_UNDERFLOW / beta) if beta > 0 else 0
     distances: dict[tuple[int, int], int] = {}
     weights: dict[tuple[int, int], float] = {}
     size = len(histogram)
-    smoothed: list[float] = []
-    for i in range(size):
-        own = node_path[i]
-        total = 0.0
-        norm = 0.0
-        for t in range(max(0, i - radius), min(size, i + radius + 1)):
-            k = kernel[t - i + radius]
-            norm += k
-            other = node_path[t]
-            if other == own or not beta:
-                total += k * histogram[t]
-                continue
-            pair = (own, other) if own < other else (other, own)
-            weight = weights.get(pair)
-            if weight is None:
-                distance = distances[pair] = path_edit_distance(paths, own, other, cap)
-                weight = weights[pair] = math.exp(-beta * distance)
-            total += k * weight * histogram[t]
-        smoothed.append(total / norm)
-    return smoothed, distances
+    totals = [kernel[0] * h for h in histogram]
+    norms = [kernel[0]] * size
+    for offset in range(1, min(radius, size - 1) + 1):
+        k = kernel[offset]
+        for i in range(size - offset):
+            t = i + offset  # the pair (i, t) contributes to both H'_i and H'_t: w is symmetric
+            a, b = node_path[i], node_path[t]
+            if a == b or not beta:
+                weight = 1.0
+            else:
+                pair = (a, b) if a < b else (b, a)
+                found = weights.get(pair)
+                if found is None:
+                    distance = distances[pair] = path_edit_distance(paths, a, b, cap)
+                    found = weights[pair] = math.exp(-beta * distance)
+                weight = found
+            totals[i] += k * weight * histogram[t]
+            totals[t] += k * weight * histogram[i]
+            norms[i] += k
+            norms[t] += k
+    return [total / norm for total, norm in zip(totals, norms, strict=True)], distances
 
 
 def _std(values: Sequence[float]) -> float:
