@@ -9,7 +9,7 @@ $(BIN)/scrapy-cetd: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-.PHONY: install test lint
+.PHONY: install test lint crawl
 install: $(BIN)/scrapy-cetd
 
 test: install
@@ -18,3 +18,7 @@ test: install
 
 lint: install
 	$(BIN)/ruff check scrapy_cetd tests
+
+# The main job: serve the bundled sample news site on 127.0.0.1, crawl it, print the corpus.
+crawl: install
+	$(BIN)/python example_project/run_offline.py

@@ -66,7 +66,7 @@ def _routes() -> dict[str, tuple[int, dict[str, str], bytes]]:
             "the youth league's café-side pitches were the friendliest he had seen in England.</p>"
             "<p>He will return in spring with an under-fourteen team for a weekend tournament.</p>"
             '</article><footer><a href="/about.html">About</a></footer></body></html>'
-        ).encode("utf-8"),
+        ).encode(),
     )
     return routes
 

@@ -1,0 +1,1 @@
+"""Example Scrapy project: a cleaned news corpus with scrapy-cetd."""

@@ -1,0 +1,32 @@
+"""Settings of the example project: scrapy-cetd enabled with one line, a JSON Lines corpus."""
+
+BOT_NAME = "news_corpus"
+SPIDER_MODULES = ["news_corpus.spiders"]
+NEWSPIDER_MODULE = "news_corpus.spiders"
+
+# scrapy-cetd: the downloader middleware, the spider middleware and the pipeline.
+ADDONS = {"scrapy_cetd.Addon": 0}
+CETD_OUTPUT_FIELDS = {"title": "title", "text": "text", "html": "html", "algorithm": "algorithm"}
+CETD_MIN_TEXT_LENGTH = 200  # shorter extractions are kept, with cetd_flag = "short_text"
+
+# The corpus: JSON Lines, one article per line.  `-O other.jsonl` on the command line replaces it.
+FEEDS = {
+    "output/corpus.jsonl": {
+        "format": "jsonlines",
+        "encoding": "utf-8",
+        "overwrite": True,
+        "fields": ["url", "title", "text", "html", "algorithm", "crawled_at", "cetd_flag", "cetd_error"],
+    },
+}
+
+# Polite defaults for real sites; the bundled sample site runs on 127.0.0.1.
+ROBOTSTXT_OBEY = True
+USER_AGENT = "news-corpus-example (+https://github.com/scrapy-cetd)"
+CONCURRENT_REQUESTS_PER_DOMAIN = 8
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_TARGET_CONCURRENCY = 4.0
+DEPTH_LIMIT = 3
+CLOSESPIDER_ITEMCOUNT = 1000
+HTTPCACHE_ENABLED = False
+TELNETCONSOLE_ENABLED = False
+FEED_EXPORT_ENCODING = "utf-8"
