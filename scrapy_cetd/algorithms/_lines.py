@@ -144,7 +144,7 @@ def split_lines(stream: Iterable[Token], width: int = 0, block_breaks: bool = Fa
         for n, segment in enumerate(segments):
             if n:
                 new_line()
-            while width and column + len(segment) > width:
+            while width and column + len(segment) >= width:
                 cut = width - column
                 _add_text(line, segment[:cut], extra, flag)
                 new_line()
