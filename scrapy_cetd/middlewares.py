@@ -39,8 +39,6 @@ from .parsing import EmptyDocument, parse_html, sniff_binary
 from .settings import CetdConfig, ExtractionOptions, InvalidSetting
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
@@ -85,7 +83,7 @@ class Annotation:
     text: str | None = None
     reason: str | None = None
     error: str | None = None
-    results: dict[ExtractionOptions, Extraction | Future[Extraction]] = field(default_factory=dict)
+    results: dict[ExtractionOptions, Extraction] = field(default_factory=dict)
 
 
 # Request -> Annotation.  Weak keys: an entry goes when its request (held by the response) goes.
@@ -261,6 +259,8 @@ class ContentSpiderMiddleware(BaseSpiderMiddleware):
                 options = self.annotator.config.options_for(response.meta)
             except InvalidSetting as exc:
                 error = str(exc)
+                self.annotator.stats.inc_value(f"{STATS_PREFIX}/errors/options")
+                logger.error("Invalid content extraction options for %s: %s", response.url, error)
         entry = PendingItem(item, annotation, options, error)
         _PENDING[id(item)] = entry
         weakref.finalize(response, _forget, id(item), entry)

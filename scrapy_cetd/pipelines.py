@@ -10,9 +10,15 @@ Any item type works: fields are written through :class:`itemadapter.ItemAdapter`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
+import sys
+import types
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -53,6 +59,62 @@ async def _wait(future: Future[Extraction]) -> Extraction:
     return await deferred
 
 
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """Start worker processes without re-importing the parent's ``__main__``.
+
+    ``spawn`` workers normally re-import the script that started the crawl; a script
+    without an ``if __name__ == "__main__":`` guard would then run its crawl again in
+    every worker.  Workers only need :func:`scrapy_cetd.extract`, so ``__main__`` is
+    replaced by an empty module while processes start.
+    """
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
+class WorkerPool:
+    """``CETD_WORKERS`` processes that parse and extract HTML text (lxml trees cannot be
+    pickled, so the decoded text is sent and parsed once, in the worker).
+
+    Workers are started up front (``spawn``, so no locks are inherited from the reactor's
+    threads).  If a worker dies, the items in flight fail (kept with an error field) and
+    the pool is restarted for the next ones.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.restarts = 0
+        self._executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
+        with _main_module_hidden():
+            for _ in range(self.size):
+                executor.submit(os.getpid)
+        return executor
+
+    async def extract(self, html: str | bytes, url: str | None, options: ExtractionOptions) -> Extraction:
+        executor = self._executor
+        with _main_module_hidden():
+            future = executor.submit(extract, html, url=url, **options.keywords())
+        try:
+            return await _wait(future)
+        except BrokenProcessPool:
+            if executor is self._executor:
+                self.restarts += 1
+                logger.error("A content extraction worker died; restarting the pool of %d", self.size)
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._start()
+            raise
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
 def _diagnostics(result: Extraction) -> dict[str, Any]:
     """The diagnostics output: threshold, reason and the algorithm's own values (no node table)."""
     info: dict[str, Any] = {
@@ -78,7 +140,7 @@ class ContentExtractionPipeline:
         if not self.config.enabled:
             raise NotConfigured("CETD_ENABLED is False")
         self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
-        self._executor: ProcessPoolExecutor | None = None
+        self._pool: WorkerPool | None = None
         self._warned: set[tuple[type, str]] = set()
 
     @classmethod
@@ -87,12 +149,13 @@ class ContentExtractionPipeline:
 
     def open_spider(self) -> None:
         if self.config.workers:
-            self._executor = ProcessPoolExecutor(self.config.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = WorkerPool(self.config.workers)
 
     def close_spider(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        if self._pool is not None:
+            self.stats.set_value(f"{STATS_PREFIX}/workers/restarts", self._pool.restarts)
+            self._pool.close()
+            self._pool = None
 
     async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
@@ -124,8 +187,8 @@ class ContentExtractionPipeline:
         options = self.config.options
         self.stats.inc_value(f"{STATS_PREFIX}/items/from_source_field")
         try:
-            if self._executor is not None:
-                result = await _wait(self._executor.submit(extract, source, url=url, **options.keywords()))
+            if self._pool is not None:
+                result = await self._pool.extract(source, url, options)
             else:
                 result = extract(source, url=url, **options.keywords())
         except Exception as exc:
@@ -133,19 +196,16 @@ class ContentExtractionPipeline:
         return self._write(item, adapter, result, options)
 
     async def _extract_annotation(self, annotation: Annotation, options: ExtractionOptions) -> Extraction:
-        cached = annotation.results.get(options)
-        if isinstance(cached, Extraction):
-            return cached
-        if cached is None:
+        result = annotation.results.get(options)
+        if result is None:
             if annotation.page is not None:
                 result = extract_tree(annotation.page, **options.keywords())
-                annotation.results[options] = result
-                return result
-            if self._executor is None:
-                raise RuntimeError("CETD_WORKERS changed after the page was decoded")
-            cached = self._executor.submit(extract, annotation.text, url=annotation.url, **options.keywords())
-            annotation.results[options] = cached
-        return await _wait(cached)
+            elif self._pool is not None and annotation.text is not None:
+                result = await self._pool.extract(annotation.text, annotation.url, options)
+            else:  # decoded for workers, but the pool is gone (crawl closing)
+                result = extract(annotation.text or "", url=annotation.url, **options.keywords())
+            annotation.results[options] = result
+        return result
 
     def _write(self, item: Any, adapter: ItemAdapter, result: Extraction, options: ExtractionOptions) -> Any:
         if len(result.text) < options.min_text_length:

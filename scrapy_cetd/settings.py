@@ -20,7 +20,7 @@ CETD_FLAG_FIELD            ``"cetd_flag"``                         why an item h
 CETD_ERROR_FIELD           ``"cetd_error"``                        the extraction error
 CETD_SOURCE_FIELD          ``"raw_html"``                          item field with raw HTML
 CETD_MAX_SIZE              ``16777216`` (16 MiB)                   larger bodies are skipped
-CETD_WORKERS               ``0``                                   extraction processes
+CETD_WORKERS               ``1``                                   extraction processes
 ========================== ======================================= ===========================
 """
 
@@ -45,6 +45,8 @@ __all__ = [
 OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm")
 DEFAULT_OUTPUT_FIELDS = {"text": "text", "html": "html", "title": "title"}
 DEFAULT_MAX_SIZE = 16 * 1024 * 1024
+#: Extraction runs in this many worker processes by default, off the reactor thread.
+DEFAULT_WORKERS = 1
 
 #: Per-request overrides read from ``request.meta``.
 META_KEYS = ("cetd_enabled", "cetd_algorithm", "cetd_threshold_coefficient", "cetd_params", "cetd_min_text_length")
@@ -188,7 +190,7 @@ class CetdConfig:
             error_field=_field("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error")),
             source_field=_field("CETD_SOURCE_FIELD", settings.get("CETD_SOURCE_FIELD", "raw_html")),
             max_size=_count("CETD_MAX_SIZE", settings.get("CETD_MAX_SIZE", DEFAULT_MAX_SIZE)),
-            workers=_count("CETD_WORKERS", settings.get("CETD_WORKERS", 0)),
+            workers=_count("CETD_WORKERS", settings.get("CETD_WORKERS", DEFAULT_WORKERS)),
         )
 
     @staticmethod
