@@ -23,7 +23,8 @@ simply left out of :class:`ContentTree`.
 
 - Words: a word is a maximal run of ``\\w`` characters (the WCXB metric's definition), so
   separators such as ``|`` or ``»`` carry no words and leaves holding only them are
-  removed.  Characters: whitespace-collapsed length of a text run, as everywhere in the
+  removed; unspaced scripts (Chinese, Japanese) count one word per run of characters,
+  where ``clr`` is the better ratio.  Characters: whitespace-collapsed length of a text run, as everywhere in the
   page model.
 - ``sp`` and visibility read the inline ``style`` attribute only (no stylesheets).
 - Identifiers are preorder over the content nodes ``C``, elements and text nodes alike
@@ -195,8 +196,7 @@ def content_tree(page: Page) -> ContentTree:
         r += 1
 
     size = len(element)
-    is_text = [e < 0 for e in element]
-    leaves = [1 if text else 0 for text in is_text]
+    leaves = [1 if e < 0 else 0 for e in element]
     nodes = [1] * size
     joinable = [e < 0 or (page.tags[e] in JOINABLE_TAGS and _static_position(page, e)) for e in element]
     joining = [False] * size
