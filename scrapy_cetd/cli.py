@@ -268,7 +268,8 @@ def _tradeoff_command(args: argparse.Namespace) -> int:
     )
     metric_name = "LCS word-sequence" if use_lcs else {"word": "word-bag", "shingle": "4-gram shingle"}[dataset.metric]
     options = "".join(f", {k}={v}" for k, v in sorted(params.items()))
-    title = f"{spec.name}{options}: {metric_name} P/R/F1, {Path(dataset.root).name} ({len(pages)} pages)"
+    kinds = f"{'/'.join(args.page_type)} " if args.page_type else ""
+    title = f"{spec.name}{options}: {metric_name} P/R/F1, {Path(dataset.root).name} ({len(pages)} {kinds}pages)"
     plot_tradeoff(points, args.out, title=title, default_coefficient=spec.default_coefficient)
     print(title)
     print()

@@ -189,7 +189,7 @@ def test_markdown_and_json_reports(tmp_path: Path) -> None:
 
 
 def test_a_failing_extractor_scores_empty_with_its_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(html: bytes, url: str | None) -> str:
+    def broken(html: str, url: str | None) -> str:
         raise RuntimeError("boom")
 
     monkeypatch.setitem(peers.PEERS, "trafilatura", peers.Peer("trafilatura", "json", "no-such-dist", broken))
