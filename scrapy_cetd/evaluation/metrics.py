@@ -21,8 +21,10 @@ __all__ = [
     "f1_score",
     "lcs_length",
     "lcs_scores",
+    "lcs_sequence_scores",
     "shingle_counts",
     "shingle_means",
+    "word_bag_scores",
     "word_scores",
     "words",
 ]
@@ -87,13 +89,18 @@ def word_scores(extracted: str, gold: str) -> Scores:
     ``precision = overlap / extracted words``, ``recall = overlap / gold words``; an empty
     gold with an empty extraction scores 1, an empty side otherwise gives 0.
     """
-    got = Counter(words(extracted))
-    want = Counter(words(gold))
+    return word_bag_scores(words(extracted), words(gold))
+
+
+def word_bag_scores(extracted: Sequence[str], gold: Sequence[str]) -> Scores:
+    """:func:`word_scores` on already tokenized texts."""
+    got = Counter(extracted)
+    want = Counter(gold)
     if not got and not want:
         return Scores(1.0, 1.0, 1.0)
     overlap = sum((got & want).values())
-    precision = overlap / sum(got.values()) if got else 0.0
-    recall = overlap / sum(want.values()) if want else 0.0
+    precision = overlap / len(extracted) if extracted else 0.0
+    recall = overlap / len(gold) if gold else 0.0
     return Scores(precision, recall, f1_score(precision, recall))
 
 
@@ -177,8 +184,11 @@ def lcs_scores(extracted: str, gold: str) -> LcsScores:
     seed 002 section 6.1), and ``cleaneval = |LCS| / (|a| + |b| - |LCS|)``: CleanEval's
     insert/delete alignment score as seed 000 rewrites it.  Both empty: all 1.
     """
-    a = words(extracted)
-    b = words(gold)
+    return lcs_sequence_scores(words(extracted), words(gold))
+
+
+def lcs_sequence_scores(a: Sequence[str], b: Sequence[str]) -> LcsScores:
+    """:func:`lcs_scores` on already tokenized texts."""
     if not a and not b:
         return LcsScores(1.0, 1.0, 1.0, 1.0)
     common = lcs_length(a, b)

@@ -26,7 +26,16 @@ from lxml import etree
 from ..api import extract
 from ..registry import get_algorithm
 from .datasets import GoldPage, read_html
-from .metrics import LcsScores, Scores, ShingleCounts, lcs_scores, shingle_counts, shingle_means, word_scores
+from .metrics import (
+    LcsScores,
+    Scores,
+    ShingleCounts,
+    lcs_sequence_scores,
+    shingle_counts,
+    shingle_means,
+    word_bag_scores,
+    words,
+)
 from .peers import PEERS, run_peer
 from .progress import Progress
 
@@ -101,8 +110,9 @@ class Extractor:
 def score_text(text: str, gold: str, metric: str) -> dict[str, Any]:
     """All scores of one extraction: the dataset's metric and the LCS metric."""
     scores: dict[str, Any] = {}
+    extracted_words, gold_words = words(text), words(gold)
     if metric == "word":
-        page = word_scores(text, gold)
+        page = word_bag_scores(extracted_words, gold_words)
         scores.update(precision=page.precision, recall=page.recall, f1=page.f1)
     else:
         counts = shingle_counts(text, gold)
@@ -110,7 +120,7 @@ def score_text(text: str, gold: str, metric: str) -> dict[str, Any]:
         scores.update(precision=counts.precision, recall=counts.recall)
         both = counts.precision is not None and counts.recall is not None
         scores["f1"] = 2 * counts.tp / (2 * counts.tp + counts.fp + counts.fn) if both else None
-    lcs = lcs_scores(text, gold)
+    lcs = lcs_sequence_scores(extracted_words, gold_words)
     scores.update(lcs_precision=lcs.precision, lcs_recall=lcs.recall, lcs_f1=lcs.f1, cleaneval=lcs.cleaneval)
     return scores
 
