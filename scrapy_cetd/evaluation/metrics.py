@@ -3,8 +3,9 @@
 - :func:`word_scores`: WCXB's word-bag metric (``shared/benchmarks/README.md``).
 - :func:`shingle_counts` and :func:`shingle_means`: the article-extraction-benchmark's
   4-gram shingle metric (its ``evaluate.py``).
-- :func:`lcs_scores`: the word-sequence LCS precision/recall of CETD (seed 000, section 6.1)
-  and CEPR (seed 002, section 6.1), and the CleanEval-style score derived from the LCS.
+- :func:`lcs_scores`: the word-sequence LCS precision/recall of CETD (seed 000) and CEPR
+  (seed 002), both in the evaluation measures of their experiments sections, and the
+  CleanEval-style score derived from the LCS.
 """
 
 from __future__ import annotations
@@ -180,9 +181,11 @@ def lcs_scores(extracted: str, gold: str) -> LcsScores:
     """The seed papers' metric over word sequences (every occurrence distinct).
 
     ``precision = |LCS(a, b)| / |a|``, ``recall = |LCS(a, b)| / |b|`` with ``a`` the
-    extracted words and ``b`` the gold words (lower-case ``\\w+``; seed 000 section 6.1,
-    seed 002 section 6.1), and ``cleaneval = |LCS| / (|a| + |b| - |LCS|)``: CleanEval's
-    insert/delete alignment score as seed 000 rewrites it.  Both empty: all 1.
+    extracted words and ``b`` the gold words (seed 000 and seed 002, evaluation measures of
+    the experiments sections; **Interpretation**: words are our lower-case ``\\w+`` tokens),
+    and ``cleaneval = |LCS| / (|a| + |b| - |LCS|)``: CleanEval's insert/delete alignment
+    score (``LCS / alignmentLength``) as seed 000 rewrites it.  Both empty: all 1; one
+    empty: 0.
     """
     return lcs_sequence_scores(words(extracted), words(gold))
 

@@ -1,7 +1,7 @@
 """The precision/recall tradeoff against the threshold coefficient.
 
 The seed papers plot mean precision, recall and F1 while the threshold coefficient grows:
-CETD's Figure 5 (Yahoo!, section 6.3), CETR's Figure 6 (NY Times, 0 to 2) and CEPR's
+CETD's Figure 5 (Yahoo!), CETR's Figure 6 (NY Times, 0 to 2) and CEPR's
 Figure 9 (NY Post).  :func:`sweep` measures the same curve on a dataset: each page is
 parsed once into a :class:`~scrapy_cetd.page.Page` and the algorithm is run on it at every
 coefficient.  :func:`plot_tradeoff` draws it with matplotlib (the ``plot`` extra).
