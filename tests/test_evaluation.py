@@ -34,6 +34,7 @@ from pathlib import Path
 
 import pytest
 
+from scrapy_cetd import algorithm_names, get_algorithm
 from scrapy_cetd.cli import main
 from scrapy_cetd.evaluation import peers
 from scrapy_cetd.evaluation.datasets import DatasetError, load_dataset, select_pages
@@ -258,3 +259,14 @@ def test_progress_is_quiet_unless_on_a_terminal() -> None:
         bar.update(4)
     assert shown.getvalue().startswith("\revaluate [" + "#" * 30 + "] 4/4 ")
     assert shown.getvalue().endswith("\n") and shown.getvalue().count("\r") == 1
+
+
+@pytest.mark.parametrize("name", algorithm_names())
+def test_tradeoff_reuses_one_parse_without_changing_results(name: str) -> None:
+    """The sweep runs an algorithm many times on one Page: results must equal ``extract``'s."""
+    pages = load_dataset(TINY_WCXB).pages
+    default = get_algorithm(name).default_coefficient
+    points = sweep(pages, name, [default, 0.0, default], metric="word")
+    assert points[0].scores == points[2].scores
+    run = evaluate_tiny(TINY_WCXB, Extractor.algorithm(name))
+    assert points[0].scores.f1 == pytest.approx(run.summaries[0].scores.f1)
