@@ -88,7 +88,7 @@ _OUT_OF_FLOW_STYLE = re.compile(r"position\s*:\s*(?:absolute|fixed)", re.IGNOREC
 
 def word_count(text: str) -> int:
     """``w(n)`` of a text node: its maximal runs of ``\\w`` characters."""
-    return sum(1 for _ in _WORD.finditer(text))
+    return len(_WORD.findall(text))
 
 
 @dataclass
@@ -117,14 +117,15 @@ class ContentTree:
 def _removed_elements(page: Page) -> list[bool]:
     """``notValid`` and ``notVisible`` (Definition 4.1): the element or an ancestor is a
     non-content tag or invisible."""
-    removed = [False] * len(page)
-    parent, tags, elements = page.parent, page.tags, page.elements
-    for i, tag in enumerate(tags):
-        removed[i] = (
-            (i > 0 and removed[parent[i]])
-            or tag in NOT_VALID_TAGS
-            or bool(_INVISIBLE_STYLE.search(elements[i].get("style") or ""))
-        )
+    removed = [tag in NOT_VALID_TAGS for tag in page.tags]
+    for i, el in enumerate(page.elements):
+        style = el.get("style")
+        if style and _INVISIBLE_STYLE.search(style):
+            removed[i] = True
+    parent = page.parent
+    for i in range(1, len(removed)):
+        if removed[parent[i]]:
+            removed[i] = True
     return removed
 
 
