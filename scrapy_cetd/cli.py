@@ -207,12 +207,12 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         extractors = [Extractor.algorithm(n, args.threshold_coefficient, params[n]) for n in names]
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    if args.peers is not None:
-        unknown = [p for p in args.peers if p not in PEERS]
-        if unknown:
-            raise CommandError(f"unknown peer(s) {', '.join(unknown)}; choose from: {', '.join(PEERS)}")
+    unknown = [p for p in args.peer if p not in PEERS]
+    if unknown:
+        raise CommandError(f"unknown peer(s) {', '.join(unknown)}; choose from: {', '.join(PEERS)}")
+    wanted = list(PEERS) if args.peers else list(dict.fromkeys(args.peer))
+    if wanted:
         installed = available_peers()
-        wanted = args.peers or list(PEERS)
         for peer in wanted:
             if peer in installed:
                 extractors.append(Extractor.peer(peer))
@@ -366,9 +366,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="algorithm names (or 'all' for every registered one)",
     )
     ev.add_argument(
-        "--peers", nargs="*", metavar="PEER",
-        help="add peers, each only if installed (none named: all of trafilatura, readability, justext, resiliparse)",
+        "--peers", action="store_true",
+        help="add every installed peer: trafilatura, readability(-lxml), justext, resiliparse",
     )
+    ev.add_argument("--peer", action="append", default=[], metavar="PEER", help="add this peer if installed (repeat)")
     ev.add_argument("-c", "--threshold-coefficient", type=float, metavar="X", help="for every algorithm")
     ev.add_argument(
         "-p", "--param", action="append", default=[], metavar="[ALGO:]NAME=VALUE",

@@ -189,7 +189,7 @@ def test_evaluate_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert status == 2 and "not a dataset" in err
     status, _, err = run(capsys, "evaluate", str(TINY_WCXB), "--ids-from", "9000")
     assert status == 2 and "no pages selected" in err
-    status, _, err = run(capsys, "evaluate", str(TINY_WCXB), "--peers", "lynx")
+    status, _, err = run(capsys, "evaluate", str(TINY_WCXB), "--peer", "lynx")
     assert status == 2 and "unknown peer(s) lynx" in err
 
 

@@ -212,6 +212,8 @@ def test_absent_peers_are_skipped(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     assert [row.split("|")[1].strip() for row in rows] == ["extractor", "cectd-ds", "lxml parse alone (reference)"]
     assert "peer trafilatura is not installed; skipped" in captured.err
     assert "peer resiliparse is not installed; skipped" in captured.err
+    assert main(["evaluate", str(TINY_WCXB), "--peer", "justext", "--peer", "justext"]) == 0
+    assert capsys.readouterr().err == "scrapy-cetd: note: peer justext is not installed; skipped\n"
 
 
 def test_one_absent_peer_leaves_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
