@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -107,3 +109,98 @@ def site_url() -> Iterator[str]:
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """The items of a JSON Lines feed."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE_CRAWL_SETTINGS: dict[str, Any] = {
+    "ADDONS": {"scrapy_cetd.Addon": 0},
+    "LOG_LEVEL": "WARNING",
+    "TELNETCONSOLE_ENABLED": False,
+    "ROBOTSTXT_OBEY": False,
+    "CETD_WORKERS": 0,
+}
+
+
+class CrawlResult:
+    """What a crawl in a subprocess produced: feed items, stats, warnings, start-up errors, log."""
+
+    def __init__(self, items: list[dict[str, Any]], report: dict[str, Any], log: str) -> None:
+        self.items = items
+        self.stats: dict[str, Any] = report["stats"]
+        self.warnings: list[str] = report["warnings"]
+        self.errors: list[str] = report["errors"]
+        self.log = log
+
+    def by_path(self) -> dict[str, dict[str, Any]]:
+        """Items keyed by URL path (``/index.html``); fails on a URL scraped twice."""
+        result: dict[str, dict[str, Any]] = {}
+        for item in self.items:
+            path = "/" + item["url"].split("/", 3)[3] if item["url"].count("/") >= 3 else item["url"]
+            assert path not in result, f"{path} scraped twice"
+            result[path] = item
+        return result
+
+
+def run_crawl(spider: str, tmp_path: Path, settings: dict[str, Any] | None = None, **spider_args: Any) -> CrawlResult:
+    """Run ``spider`` ("module.Class") in a fresh Python process with a JSON Lines feed.
+
+    Each crawl gets its own process (a Twisted reactor cannot be restarted); warnings of
+    any kind raised during the crawl are reported back, so tests can require none.
+    """
+    feed = tmp_path / "items.jsonl"
+    spec = {
+        "spider": spider,
+        "settings": {**BASE_CRAWL_SETTINGS, **(settings or {})},
+        "spider_args": spider_args,
+        "feed": str(feed),
+    }
+    process = subprocess.run(
+        [sys.executable, "-m", "tests.conftest", json.dumps(spec)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    if process.returncode != 0:
+        raise AssertionError(f"crawl process failed:\n{process.stderr[-4000:]}")
+    report = json.loads(process.stdout.strip().splitlines()[-1])
+    items = read_jsonl(feed) if feed.exists() else []
+    return CrawlResult(items, report, process.stderr)
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (int, float, str)) else str(value)
+
+
+def _crawl_main(spec: dict[str, Any]) -> None:
+    """Child side of :func:`run_crawl`: crawl, then print a JSON report on the last line.
+
+    Every warning is routed to the ``py.warnings`` logger (as Scrapy itself does) and recorded.
+    """
+    import logging
+    import warnings
+
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.utils.misc import load_object
+
+    caught: list[str] = []
+
+    class Recorder(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            caught.append(record.getMessage().strip())
+
+    warnings.simplefilter("always")
+    logging.captureWarnings(True)
+    logging.getLogger("py.warnings").addHandler(Recorder())
+    errors: list[str] = []
+    feed = {"format": "jsonlines", "encoding": "utf-8", "overwrite": True}
+    settings = {**spec["settings"], "FEEDS": {spec["feed"]: feed}}
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler(load_object(spec["spider"]))
+    deferred = process.crawl(crawler, **spec["spider_args"])
+    deferred.addErrback(lambda failure: errors.append(f"{failure.type.__name__}: {failure.getErrorMessage()}"))
+    process.start()
+    stats = crawler.stats.get_stats() if crawler.stats else {}
+    report = {"stats": {key: _plain(value) for key, value in stats.items()}, "warnings": caught, "errors": errors}
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    _crawl_main(json.loads(sys.argv[1]))

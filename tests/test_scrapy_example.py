@@ -1,0 +1,56 @@
+"""The README's main job: the offline crawl runner of ``example_project`` against its sample site."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from lxml import html as lxml_html
+
+import scrapy_cetd
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "example_project"
+SAMPLE_SITE = PROJECT / "sample_site"
+
+
+def sample_articles() -> dict[str, tuple[str, str]]:
+    """URL path -> (page title, first paragraph of the story), read from the bundled pages."""
+    articles = {}
+    for path in sorted(SAMPLE_SITE.glob("20*/*/*.html")):
+        tree = lxml_html.parse(str(path))
+        first = tree.xpath('//div[@class="story-body"]/p[1]')[0].text_content()
+        articles["/" + path.relative_to(SAMPLE_SITE).as_posix()] = (tree.findtext(".//title"), first)
+    return articles
+
+
+@pytest.mark.parametrize("start", ["index", "sitemap", "feed"])
+def test_offline_crawl_writes_the_corpus(tmp_path: Path, start: str) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    run = subprocess.run(
+        [sys.executable, "-W", "error", str(PROJECT / "run_offline.py"), "--start", start, "--output", str(corpus)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    articles = sample_articles()
+    assert len(articles) == 23
+    assert f"Corpus: {corpus}" in run.stdout
+    assert f"  {len(articles)} articles ({len(articles)} with text)" in run.stdout
+    assert "finish reason: finished" in run.stdout
+    items = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    by_path = {"/" + item["url"].split("/", 3)[3]: item for item in items}
+    assert len(by_path) == len(items) == len(articles)
+    assert set(by_path) == set(articles)
+    for path, (title, first_paragraph) in articles.items():
+        item = by_path[path]
+        assert list(item) == ["url", "title", "text", "html", "algorithm", "crawled_at"], path
+        assert item["title"] == title
+        assert first_paragraph in item["text"]
+        assert "Privacy policy" not in item["text"] and "Newsletter" not in item["text"]
+        assert item["html"].startswith("<html") and "<p>" in item["html"]
+        assert item["algorithm"] == scrapy_cetd.DEFAULT_ALGORITHM
+        assert datetime.fromisoformat(item["crawled_at"]).tzinfo is not None
