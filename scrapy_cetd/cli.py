@@ -241,6 +241,17 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_plot_path(path: Path) -> None:
+    """Fail before the sweep, not after it, when the plot cannot be written."""
+    from matplotlib.figure import Figure
+
+    formats = Figure().canvas.get_supported_filetypes()
+    if path.suffix.lstrip(".").lower() not in formats:
+        raise CommandError(f"--out {path}: unknown image format; use one of: {', '.join(sorted(formats))}")
+    if not path.parent.is_dir():
+        raise CommandError(f"--out {path}: no such directory {path.parent}")
+
+
 def _tradeoff_command(args: argparse.Namespace) -> int:
     from .evaluation.tradeoff import DEFAULT_COEFFICIENTS, plot_tradeoff, require_matplotlib, sweep
 
@@ -248,12 +259,17 @@ def _tradeoff_command(args: argparse.Namespace) -> int:
         require_matplotlib()
     except RuntimeError as exc:
         raise CommandError(str(exc)) from None
-    spec = get_algorithm(_algorithm_list([args.algorithm])[0]) if args.algorithm != "all" else None
-    if spec is None:
-        raise CommandError("tradeoff takes one algorithm")
+    _check_plot_path(Path(args.out))
+    try:
+        spec = get_algorithm(args.algorithm)
+    except ValueError as exc:
+        raise CommandError(f"{exc} (tradeoff takes one algorithm)") from None
     params = _algorithm_params([spec.name], args.param)[spec.name]
     if args.coefficients:
-        coefficients = [float(_number(c)) for c in args.coefficients.split(",") if c.strip()]
+        try:
+            coefficients = [float(_number(c)) for c in args.coefficients.split(",") if c.strip()]
+        except CommandError as exc:
+            raise CommandError(f"--coefficients: {exc}") from None
     else:
         coefficients = [c for c in DEFAULT_COEFFICIENTS if c <= spec.max_coefficient]
     try:

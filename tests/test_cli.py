@@ -220,3 +220,15 @@ def test_tradeoff_refuses_coefficients_out_of_range(capsys: pytest.CaptureFixtur
     pytest.importorskip("matplotlib")
     status, _, err = run(capsys, "tradeoff", str(TINY_WCXB), "-o", str(tmp_path / "p.png"), "--coefficients", "-1")
     assert status == 2 and "out of range" in err
+
+
+def test_tradeoff_checks_its_arguments_before_the_sweep(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    status, _, err = run(capsys, "tradeoff", str(TINY_WCXB), "-o", str(tmp_path / "plot.xyz"))
+    assert status == 2 and "unknown image format" in err and "png" in err
+    status, _, err = run(capsys, "tradeoff", str(TINY_WCXB), "-o", str(tmp_path / "no" / "plot.png"))
+    assert status == 2 and "no such directory" in err
+    status, _, err = run(capsys, "tradeoff", str(TINY_WCXB), "-o", str(tmp_path / "p.png"), "-a", "all")
+    assert status == 2 and "unknown algorithm 'all'" in err and "tradeoff takes one algorithm" in err
+    status, _, err = run(capsys, "tradeoff", str(TINY_WCXB), "-o", str(tmp_path / "p.png"), "--coefficients", "0,x")
+    assert status == 2 and "--coefficients: 'x' is not a number" in err
