@@ -2,19 +2,22 @@
 
 CETR (seed 001) and Line-Block (seed 003) read the HTML *source* line by line.  The page
 model keeps no original markup, so the source is re-created from the cleaned tree: one
-iterative walk from ``<body>`` writes every element as ``<tag attr="value">`` ...
-``</tag>`` (void elements without an end tag) and every text node as it is.  lxml keeps
-the text's own line breaks (indentation and newlines between tags are whitespace text),
-so the lines are those of the original source without ``<head>``, scripts, styles,
-comments and hidden elements (already removed by :class:`~scrapy_cetd.page.Page`).
-Only line breaks *inside* a tag (between attributes) are lost.  Working from the tree
-means ``extract()`` and ``extract_tree()`` see the same lines.
+iterative walk from ``<body>`` (:func:`tokens`) yields every start tag (with the length
+of its markup ``<tag attr="value">``), every end tag (none for void elements) and every
+text node as it is -- the serialization ``lxml.etree.tostring(page.body,
+method="html")`` would write, up to entity escaping, as a token stream.  lxml keeps the
+text's own line breaks (indentation and newlines between tags are whitespace text
+nodes), so the lines are those of the original source without ``<head>``, scripts,
+styles, comments and hidden elements (already removed by
+:class:`~scrapy_cetd.page.Page`); only line breaks *inside* a tag (between attributes)
+are lost.  Working from the tree means ``extract()`` and ``extract_tree()`` see the same
+lines.
 
 Each text piece keeps the key of the DOM text run it comes from, so content lines map
-back to text runs (:func:`content_runs`) and the shared renderer can build the cleaned
-HTML.  Counts follow the project's common ground: characters are those of the text with
+back to text runs (:func:`content_runs`) and the shared renderer builds the cleaned HTML.
+Counts follow the project's common ground: characters are those of the text with
 whitespace runs collapsed (entities already decoded by the parser); a tag is one start
-or end tag in the markup.
+or end tag.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from lxml import etree
 
 from ..page import BLOCK_TAGS, LINK_TAGS, Page
 
-__all__ = ["Line", "content_runs", "split_lines", "tokens"]
+__all__ = ["END", "START", "TEXT", "Line", "Token", "content_runs", "split_lines", "tokens"]
 
 #: Elements written without an end tag.
 VOID_TAGS = frozenset("area base br col embed hr img input link meta param source track wbr".split())
@@ -44,41 +47,51 @@ def tokens(page: Page) -> list[Token]:
     inside a hyperlink (``a``, ``button``, ``select``: the project's link elements).
     """
     out: list[Token] = []
-    index = page.index
+    append = out.append
     tags = page.tags
+    block = [tag in BLOCK_TAGS for tag in tags]
+    link = [tag in LINK_TAGS for tag in tags]
+    void = [tag in VOID_TAGS for tag in tags]
     link_depth = 0
-    for event, el in etree.iterwalk(page.body, events=("start", "end")):
-        i = index.get(el)
-        tag = tags[i] if i is not None else ""
+    # iterwalk visits the elements in the page's preorder (body = 0); a stack of the
+    # open elements' numbers gives each "end" event its element.
+    number = -1
+    open_elements: list[int] = []
+    for event, el in etree.iterwalk(page.body, events=("start", "end"), tag=etree.Element):
         if event == "start":
-            if i is None:
-                continue
+            number += 1
+            i = number
+            open_elements.append(i)
+            tag = tags[i]
             if tag:
-                size = len(tag) + 2 + sum(len(k) + len(v) + 4 for k, v in el.attrib.items())
-                out.append((START, tag, size, tag in BLOCK_TAGS))
-                if tag in LINK_TAGS:
+                keys = el.keys()
+                size = len(tag) + 2
+                if keys:
+                    size += 4 * len(keys) + sum(map(len, keys)) + sum(map(len, el.values()))
+                append((START, tag, size, block[i]))
+                if link[i]:
                     link_depth += 1
             text = el.text
             if text:
-                out.append((TEXT, text, 2 * i, link_depth > 0))
+                append((TEXT, text, 2 * i, link_depth > 0))
         else:
-            if i is None:
-                continue
+            i = open_elements.pop()
+            tag = tags[i]
             if tag:
-                if tag in LINK_TAGS:
+                if link[i]:
                     link_depth -= 1
-                if tag not in VOID_TAGS:
-                    out.append((END, tag, len(tag) + 3, tag in BLOCK_TAGS))
+                if not void[i]:
+                    append((END, tag, len(tag) + 3, block[i]))
             tail = el.tail
             if tail and i:
-                out.append((TEXT, tail, 2 * i + 1, link_depth > 0))
+                append((TEXT, tail, 2 * i + 1, link_depth > 0))
     return out
 
 
 class Line:
-    """One source line: its tag count, its text pieces and their run keys."""
+    """One source line: its tag count, its text and the run keys of its text pieces."""
 
-    __slots__ = ("link_chars", "parts", "pieces", "starts_block", "tags")
+    __slots__ = ("chars", "link_chars", "parts", "pieces", "starts_block", "tags", "text")
 
     def __init__(self) -> None:
         self.tags = 0
@@ -87,21 +100,12 @@ class Line:
         #: ``(run key, characters of that run on this line)`` for each text piece.
         self.pieces: list[tuple[int, int]] = []
         self.link_chars = 0
+        #: The line was opened by a block tag (its start tag, or what follows its end tag).
         self.starts_block = False
-
-    @property
-    def text(self) -> str:
-        """The line with its tags stripped, whitespace normalized."""
-        return " ".join("".join(self.parts).split())
-
-    @property
-    def chars(self) -> int:
-        """Non-tag characters: the length of :attr:`text`."""
-        return len(self.text)
-
-    def is_empty(self) -> bool:
-        """No tag and no visible text: a blank line of the source."""
-        return not self.tags and not self.pieces
+        #: The line with its tags stripped, whitespace normalized (set by :func:`split_lines`).
+        self.text = ""
+        #: Non-tag characters: ``len(text)``.
+        self.chars = 0
 
 
 def split_lines(stream: Iterable[Token], width: int = 0, block_breaks: bool = False) -> list[Line]:
@@ -153,13 +157,19 @@ def split_lines(stream: Iterable[Token], width: int = 0, block_breaks: bool = Fa
                 _add_text(line, segment, extra, flag)
                 column += len(segment)
     lines.append(line)
-    return [line for line in lines if not line.is_empty()]
+    kept = [line for line in lines if line.tags or line.pieces]
+    for line in kept:
+        if line.pieces:
+            line.text = " ".join("".join(line.parts).split())
+            line.chars = len(line.text)
+    return kept
 
 
 def _add_text(line: Line, text: str, key: int, in_link: bool) -> None:
     line.parts.append(text)
-    size = len(" ".join(text.split()))
-    if size:
+    words = text.split()
+    if words:
+        size = sum(map(len, words)) + len(words) - 1
         line.pieces.append((key, size))
         if in_link:
             line.link_chars += size

@@ -3,26 +3,32 @@
 Three registered variants, all line-based:
 
 - ``cetr-tm``: threshold on the smoothed tag ratios, ``TR'_i >= lambda * std(TR')``
-  (section 4.2, the threshold coefficient is ``lambda``),
-- ``cetr-km``: 1-D k-means (k = 3) on ``TR'`` (section 4.3),
-- ``cetr``: the paper's final method, 2-D k-means on ``(TR', |G'|)`` with one centroid
-  pinned to the origin (section 5).
+  (section 4.2; the threshold coefficient is ``lambda``, default 1),
+- ``cetr-km``: 1-D k-means (k = 3) on ``TR'``; the cluster nearest 0 is noise
+  (section 4.3),
+- ``cetr``: the paper's final method, k-means (k = 3) on the points ``(TR'_i, |G'_i|)``
+  with one centroid pinned to the origin; the origin's cluster is noise (section 5).
+  Clustering has no threshold: ``cetr-km`` and ``cetr`` ignore the threshold coefficient.
 
 The source lines are re-created from the cleaned tree (see :mod:`._lines`): scripts,
 styles and comments are gone, as Algorithm 1 requires, and ``extract()`` and
-``extract_tree()`` see the same lines.  The content lines map back to DOM text runs, so
-the renderer gives both text and cleaned HTML: a run is content when at least half of
-its characters lie on content lines (the tag-stripped lines themselves are in
-``Selection.lines``).
+``extract_tree()`` see the same lines.  A line's non-tag characters are its text with
+whitespace runs collapsed (the project's definition of characters).  The content lines
+map back to DOM text runs, so the renderer gives both text and cleaned HTML: a run is
+content when at least half of its characters lie on content lines (the tag-stripped
+content lines themselves are in ``Selection.lines``).
 
-**Interpretations** (documented where they apply):
+**Interpretations**:
 
 - a page has "(almost) no line breaks" (section 5.3) when its lines average more than
-  :data:`LONG_LINE` characters; such a page is cut every 65 characters;
-- k-means starts from deterministic quantile seeds and runs Lloyd's iterations to a
-  fixed point (the paper uses random seeds);
-- near the end of the page the derivative uses the lines that exist (fewer than
-  ``alpha``); the last line's derivative is 0.
+  :data:`LONG_LINE` characters of markup and text; it is then cut every 65 characters;
+- a page without tags (section 5.3: "we assume that tagless webpages contain only
+  content") is one whose body holds no element: all its lines are content;
+- the paper starts k-means from a random partition; we start from the deterministic
+  partition "line ``i`` in cluster ``i mod k``" and run Lloyd's iterations to a fixed
+  point (ties go to the lower-numbered centroid);
+- near the end of the page the derivative averages the lines that exist (fewer than
+  ``alpha``); the last line's ``G`` is 0, so ``len(G) = len(TR')``.
 """
 
 from __future__ import annotations
@@ -31,12 +37,11 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from operator import mul
-from statistics import pstdev
 
 from ..extraction import Selection
 from ..page import Page
 from ..registry import Algorithm, Param, register
-from ._lines import Line, content_runs, split_lines, tokens
+from ._lines import TEXT, Line, content_runs, split_lines, tokens
 
 __all__ = [
     "LONG_LINE",
@@ -66,7 +71,7 @@ def cetr_lines(page: Page) -> list[Line]:
     """
     stream = tokens(page)
     lines = split_lines(stream)
-    size = sum(len(value) if kind == 2 else extra for kind, value, extra, _ in stream)
+    size = sum(len(value) if kind == TEXT else extra for kind, value, extra, _ in stream)
     if lines and size > LONG_LINE * len(lines):
         lines = split_lines(stream, width=REBREAK_WIDTH)
     return lines
@@ -85,7 +90,7 @@ def gaussian_smooth(values: Sequence[float]) -> list[float]:
     that fall inside the array (the kernel renormalized at the ends).
     """
     n = len(values)
-    sigma = pstdev(values) if n > 1 else 0.0
+    sigma = _std(values)
     radius = min(math.ceil(sigma), n - 1)
     if radius <= 0:
         return list(values)
@@ -162,6 +167,9 @@ def kmeans_pinned_origin(points: Sequence[tuple[float, float]], k: int = 3) -> l
     partition), then Lloyd's iterations to a fixed point; a point equally near two
     centroids goes to the lower-numbered one.  Points of the origin cluster are noise,
     all others content.
+
+    Nearest centroid: ``|p - c|^2 = |p|^2 + (|c|^2 - 2 p.c)``; the origin's score
+    ``|c|^2 - 2 p.c`` is 0, so each point compares those scores only.
     """
     n = len(points)
     xs = [x for x, _ in points]
@@ -175,15 +183,29 @@ def kmeans_pinned_origin(points: Sequence[tuple[float, float]], k: int = 3) -> l
             sum_x[label] += x
             sum_y[label] += y
             count[label] += 1
-        centroids = [(0.0, 0.0)] + [
-            (sum_x[c] / count[c], sum_y[c] / count[c]) if count[c] else (math.inf, math.inf) for c in range(1, k)
-        ]
-        distances = [[(x - cx) ** 2 + (y - cy) ** 2 for x, y in zip(xs, ys)] for cx, cy in centroids]
-        new = [row.index(min(row)) for row in zip(*distances)]
+        new = [0] * n
+        best = [0.0] * n
+        for c in range(1, k):
+            if not count[c]:
+                continue
+            cx, cy = sum_x[c] / count[c], sum_y[c] / count[c]
+            norm = cx * cx + cy * cy
+            scores = [norm - 2.0 * (x * cx + y * cy) for x, y in zip(xs, ys)]
+            new = [c if score < b else label for score, b, label in zip(scores, best, new)]
+            best = [score if score < b else b for score, b in zip(scores, best)]
         if new == labels:
             break
         labels = new
     return [label != 0 for label in labels]
+
+
+def _std(values: Sequence[float]) -> float:
+    """Population standard deviation (``statistics.pstdev`` in plain floats, much faster)."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = math.fsum(values) / n
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / n)
 
 
 def _selection(page: Page, lines: Sequence[Line], is_content: Sequence[bool], threshold: float | None,
@@ -210,7 +232,7 @@ def _cetr_tm(page: Page, coefficient: float) -> Selection:
     if len(page) <= 1:
         return _tagless(page, lines)
     smoothed = gaussian_smooth(tag_ratios(lines))
-    threshold = coefficient * (pstdev(smoothed) if len(smoothed) > 1 else 0.0)
+    threshold = coefficient * _std(smoothed)
     return _selection(page, lines, [value >= threshold for value in smoothed], threshold, {})
 
 
