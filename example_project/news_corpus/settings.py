@@ -9,7 +9,7 @@ ADDONS = {"scrapy_cetd.Addon": 0}
 CETD_OUTPUT_FIELDS = {"title": "title", "text": "text", "html": "html", "algorithm": "algorithm"}
 CETD_MIN_TEXT_LENGTH = 200  # shorter extractions are kept, with cetd_flag = "short_text"
 
-# The corpus: JSON Lines, one article per line.  `-O other.jsonl` on the command line replaces it.
+# The corpus: JSON Lines, one article per line (`-O other.jsonl` on the command line adds a second copy).
 FEEDS = {
     "output/corpus.jsonl": {
         "format": "jsonlines",
