@@ -212,7 +212,7 @@ def test_text_node_can_be_the_best_node():
     assert result.text == "one two"
 
 
-# Measured on the 42 fixture pages (see the README section); floors a little below.
+# Mean word F1 measured on the 42 fixture pages: wlr 0.471, clr 0.476, wnr 0.316, cnr 0.324.
 FLOORS = {"wlr": 0.45, "clr": 0.45, "wnr": 0.29, "cnr": 0.30}
 
 
