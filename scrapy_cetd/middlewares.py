@@ -128,7 +128,10 @@ def get_page(response: Response) -> Page | None:
     if annotation is None or annotation.reason:
         return None
     if annotation.page is None and annotation.text is not None:
-        annotation.page = Page.from_tree(parse_html(annotation.text), annotation.url)
+        try:
+            annotation.page = Page.from_tree(parse_html(annotation.text), annotation.url)
+        except EmptyDocument:
+            annotation.text = None
     return annotation.page
 
 

@@ -236,10 +236,10 @@ def test_result_is_shared_by_items_of_one_page_and_records_are_released() -> Non
     second = components.scrape(response, {"url": response.url, "part": 2})
     assert first["text"] == second["text"] and RIVER_FIRST in first["text"]
     item = components.spider_mw.get_processed_item({"url": "never processed"}, response)
-    assert middlewares._PENDING and item is not None
+    assert middlewares._PENDING[id(item)].item is item
     del response
     gc.collect()
-    assert not middlewares._PENDING  # forgotten with the response
+    assert id(item) not in middlewares._PENDING  # forgotten with the response
 
 
 @pytest.mark.parametrize(

@@ -177,11 +177,16 @@ def check_site_crawl(result: CrawlResult) -> None:
     assert result.stats["downloader/response_status_count/301"] == 1
 
 
-@pytest.mark.parametrize("workers", [0, 1], ids=["in-process", "1-worker"])
-def test_site_crawl(site_url: str, tmp_path: Path, workers: int) -> None:
-    result = run_crawl(
-        "tests.test_scrapy_crawl.SiteSpider", tmp_path, {"CETD_WORKERS": workers}, site_url=site_url
-    )
+@pytest.mark.parametrize(
+    ("workers", "reactor"),
+    [(0, None), (1, None), (1, "twisted.internet.selectreactor.SelectReactor")],
+    ids=["in-process", "1-worker", "1-worker-non-asyncio-reactor"],
+)
+def test_site_crawl(site_url: str, tmp_path: Path, workers: int, reactor: str | None) -> None:
+    settings: dict[str, Any] = {"CETD_WORKERS": workers}
+    if reactor:
+        settings["TWISTED_REACTOR"] = reactor
+    result = run_crawl("tests.test_scrapy_crawl.SiteSpider", tmp_path, settings, site_url=site_url)
     check_site_crawl(result)
     if workers:
         assert result.stats["scrapy_cetd/workers/restarts"] == 0
