@@ -7,7 +7,7 @@ import math
 import pytest
 
 from scrapy_cetd import extract, extract_tree
-from scrapy_cetd.algorithms._lines import split_lines, tokens
+from scrapy_cetd.algorithms._lines import END, START, TEXT, split_lines, tokens
 from scrapy_cetd.algorithms.cetr import (
     absolute_smoothed_derivative,
     cetr_lines,
@@ -40,6 +40,23 @@ def small_smoothed() -> list[float]:
         (2 * k + 2 + 4 / 3 * k) / (1 + 2 * k),
         (2 * k + 4 / 3) / (1 + k),
     ]
+
+
+def test_token_stream_matches_the_page_model() -> None:
+    page = page_of(
+        "<html><body>\n<div id=a class='b c'>x <a href='/'>y</a><br>z<img src=i.png></div>\n<p>w</p></body></html>"
+    )
+    stream = tokens(page)
+    assert {value for kind, value, _, _ in stream if kind != TEXT} == {"body", "div", "a", "br", "img", "p"}
+    assert [(value, size) for kind, value, size, _ in stream if kind == START] == [
+        ("body", 6), ("div", len('<div id="a" class="b c">')), ("a", len('<a href="/">')), ("br", 4),
+        ("img", len('<img src="i.png">')), ("p", 3),
+    ]
+    assert sum(1 for kind, *_ in stream if kind == END) == 4  # br and img are void
+    # Every visible text run of the page appears once, with its key, in document order.
+    runs = [(key, value) for kind, value, key, _ in stream if kind == TEXT and value.strip()]
+    assert runs == list(zip(page.run_key, page.run_text))
+    assert [in_link for kind, value, _, in_link in stream if kind == TEXT and value == "y"] == [True]
 
 
 def test_tag_ratios_of_a_small_page() -> None:
