@@ -99,9 +99,9 @@ class WorkerPool:
 
     async def extract(self, html: str | bytes, url: str | None, options: ExtractionOptions) -> Extraction:
         executor = self._executor
-        with _main_module_hidden():
-            future = executor.submit(extract, html, url=url, **options.keywords())
         try:
+            with _main_module_hidden():
+                future = executor.submit(extract, html, url=url, **options.keywords())
             return await _wait(future)
         except BrokenProcessPool:
             if executor is self._executor:
@@ -153,7 +153,8 @@ class ContentExtractionPipeline:
 
     def close_spider(self) -> None:
         if self._pool is not None:
-            self.stats.set_value(f"{STATS_PREFIX}/workers/restarts", self._pool.restarts)
+            if self._pool.restarts:
+                self.stats.set_value(f"{STATS_PREFIX}/workers/restarts", self._pool.restarts)
             self._pool.close()
             self._pool = None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import gc
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from scrapy_cetd.middlewares import (
     ContentSpiderMiddleware,
     get_page,
 )
-from scrapy_cetd.pipelines import ContentExtractionPipeline
+from scrapy_cetd.pipelines import ContentExtractionPipeline, WorkerPool
 from scrapy_cetd.settings import CetdConfig, InvalidSetting
 
 SITE = Path(__file__).parent / "site"
@@ -363,3 +364,23 @@ def test_undeclared_output_field_is_reported_not_fatal(caplog) -> None:
     assert dict(item) == {"url": "u"}
     assert components.stats["scrapy_cetd/errors/undeclared_field"] == 1
     assert "ArticleItem has no field 'body'" in caplog.text
+
+
+def test_worker_pool_restarts_after_a_worker_dies() -> None:
+    options = CetdConfig.from_settings(get_crawler().settings).options
+    pool = WorkerPool(1)
+
+    async def extract_river() -> str:
+        return (await pool.extract(RIVER.decode(), "http://site.test/river", options)).text
+
+    try:
+        assert RIVER_FIRST in asyncio.run(extract_river())
+        for process in list(pool._executor._processes.values()):
+            process.kill()
+            process.join()
+        with pytest.raises(BrokenProcessPool):
+            asyncio.run(extract_river())
+        assert pool.restarts == 1
+        assert RIVER_FIRST in asyncio.run(extract_river())
+    finally:
+        pool.close()
