@@ -104,6 +104,7 @@ def _run(page: Page, algorithm: str, coefficient: float, params: dict[str, Any],
         info = dict(selection.diagnostics)
         info["nodes"] = _node_table(page, selection)
         info["selected"] = [page.describe(i) for i in sorted(selection.subtrees)]
+        info["selected_runs"] = sorted(selection.runs)
     return Extraction(
         text=text,
         html=html,
