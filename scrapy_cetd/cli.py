@@ -233,6 +233,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         dataset=str(dataset.root),
         layout=dataset.layout,
         jobs=args.jobs,
+        timer=args.timer,
         selection=selection,
     )
     sys.stdout.write(markdown_report(run))
@@ -390,6 +391,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "-p", "--param", action="append", default=[], metavar="[ALGO:]NAME=VALUE",
         help="a parameter for ALGO, or for every evaluated algorithm that has it (repeat)",
+    )
+    ev.add_argument(
+        "--timer", choices=("cpu", "wall"), default="cpu",
+        help="time shown in the table: CPU time of the worker (default; robust to a busy machine) or wall time; "
+        "the JSON has both",
     )
     ev.add_argument("--json", metavar="OUT", help="write everything, per page included, to this JSON file")
     ev.set_defaults(handler=_evaluate_command)

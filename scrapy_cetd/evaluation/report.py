@@ -22,7 +22,7 @@ def markdown_report(run: EvaluationRun) -> str:
 
     Columns: the dataset's F1, P, R; LCS P, R, F1 (seed papers); F1 per page type (most
     frequent type first); median ms per page, total seconds, and the median's ratio to
-    lxml's median parse time in the same run.
+    lxml's median parse time in the same run (CPU or wall time, as the run was told).
     """
     types = list(run.page_type_counts())
     with_errors = any(s.errors for s in run.summaries)
@@ -51,7 +51,7 @@ def markdown_report(run: EvaluationRun) -> str:
         f"{Path(run.dataset).name or run.dataset}: {len(run.results)} pages"
         + (f" ({type_note})" if type_note else "")
         + f"; {_METRIC_NAMES.get(run.metric, run.metric)}; LCS over word sequences; "
-        + f"{run.jobs} job(s), wall time {run.wall_seconds:.1f} s"
+        + f"times: {run.timer} ms per page; {run.jobs} job(s), wall time {run.wall_seconds:.1f} s"
     )
     lines = [caption, ""] + ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
