@@ -1,27 +1,47 @@
-"""cetd-plus: CECTD-DS with rules beyond the papers (issue 7).
+"""cetd-plus: CECTD-DS with measured rules beyond the papers (issue 7).
 
-Faithful CECTD-DS (seed 000; ``ALGORITHMS.md`` section 1) on the shared page model, with
-rules measured on the first half of the WCXB dev pages (sorted ids) and checked on the
-other half:
+Faithful CECTD-DS (seed 000; ``ALGORITHMS.md`` section 1) on the shared page model: the
+same parse and statistics, the threshold and ``ExtractContent`` walk of the paper's
+Algorithm 2.  On top of it, rules chosen on the first half of the WCXB dev pages (the
+first 749 sorted ids) and checked on the other half; each is a structural rule, with no
+class or id names and no per-site knowledge:
 
 1. ``<noscript>`` is ordinary content (the page model already does this).
-2. Removed subtrees: ``dialog`` and ``footer`` elements, ``role=dialog|alertdialog`` and
-   ``aria-modal=true``.  Removal excludes them from the statistics and from the content;
-   the statistics are recomputed here, the shared page is never changed.
-3. The DensitySum walk's extra blocks are kept only if their DensitySum is at least
-   ``block_ratio`` times the top block's, and only inside the page's main region when the
-   top block lies in one (first ``<main>``, else ``role=main``, else the single
-   ``<article>``).
-4. Threshold coefficient 0.6 (valid range up to 1.0: above it the threshold passes the
-   body's own density and nothing is extracted).
-5. Each text line of ``dedupe_min_chars`` or more characters is emitted once per page.
+2. Removed subtrees: ``dialog``, ``footer`` and ``figcaption`` elements,
+   ``role=dialog|alertdialog`` and ``aria-modal=true``.  Removal excludes them from the
+   statistics and from the content; the statistics are recomputed here (one reverse
+   pass), the shared page is never changed.
+3. Preformatted text is one block: a ``<pre>``'s DensitySum is its own density and
+   nothing inside it is a block (syntax-highlighted code would otherwise outweigh the
+   prose, its hundreds of token runs each counting as a pseudo-child).
+4. The walk's extra blocks are filtered (:func:`filter_blocks`):
 
-Every decision is recorded in the selection's diagnostics.
+   a. inside the page's main region when the top block lies in one (the first
+      ``<main>``, else ``role=main``, else the single ``<article>``);
+   b. kept when they lie in a peer of the top block's item, the top block being inside
+      an item of a repeated sibling group (listings, forum posts);
+   c. dropped when the top block is prose standing alone and they lie, after it, inside
+      a small item of another repeated group (comment and review lists);
+   d. otherwise kept only if their DensitySum is at least ``block_ratio`` times the top
+      block's.
+5. Threshold coefficient 0.6 (the valid range stops at 1.0: above it the threshold
+   passes the body's own density and nothing is extracted).
+6. Tables, definition lists and preformatted text between the first and the last kept
+   block, with low link density, are rescued.
+7. Inside a kept block of low link density, link-dense block-level descendants (link
+   lists, share bars, tag clouds) are pruned.
+8. Each text line of ``dedupe_min_chars`` or more characters is emitted once per page
+   (the renderer's opt-in :attr:`Selection.dedupe_min_chars`).
+
+Every decision is recorded in the selection's diagnostics: removed and pruned subtrees,
+the main region, the top block, and for each block of the walk why it was kept or dropped.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,32 +50,30 @@ from ..page import BLOCK_TAGS, Page
 from ..registry import Algorithm, Param, register
 from .cetd import subtree_best
 
-__all__ = ["plus_selection", "removed_roots"]
+__all__ = ["filter_blocks", "main_region", "plus_selection", "removed_roots"]
 
-#: Subtrees removed before counting (rule 2): modal dialogs and page footers.
-REMOVED_TAGS = frozenset({"dialog", "footer"})
+#: Rule 2: elements removed with their subtrees before counting.
+REMOVED_TAGS = frozenset({"dialog", "footer", "figcaption"})
 REMOVED_ROLES = frozenset({"dialog", "alertdialog"})
-RATIO_OUTSIDE_ONLY = False
-LINK_PRUNE = 1.0
-PRUNE_BLOCK_MAX_LD = 0.3
-PRUNE_TAGS = BLOCK_TAGS
-RESCUE_XPATH = ""
+#: Rule 6: structures rescued between kept blocks, and their largest link density.
+RESCUED_TAGS = ("pre", "table", "dl")
 RESCUE_MAX_LINK_DENSITY = 0.3
-PRE_XPATH = ".//pre"
-PRE_AS_LEAF = False
-NEAR_EXEMPT = 0
-LEAF_REFERENCE = False
-_REMOVAL_CANDIDATES = ".//*[self::dialog or self::footer or @role or @aria-modal]"
+#: Rule 7: a kept block is pruned only if its own link density is below this.
+PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
+#: Rule 4c: an article is a top block with this many paragraphs, holding half its text;
+#: a comment or review is an item of at most this share of the top block's characters.
+PROSE_MIN_PARAGRAPHS = 5
+ITEM_MAX_SHARE = 0.25
 
 
 def removed_roots(page: Page) -> list[int]:
-    """Elements whose subtrees rule 2 removes, in document order."""
+    """Elements whose subtrees rule 2 removes, in document order (nested ones included)."""
+    candidates = ".//*[" + " or ".join(f"self::{t}" for t in sorted(REMOVED_TAGS)) + " or @role or @aria-modal]"
     roots = []
     index = page.index
-    for el in page.body.xpath(_REMOVAL_CANDIDATES):
-        tag = el.tag
+    for el in page.body.xpath(candidates):
         if (
-            tag in REMOVED_TAGS
+            el.tag in REMOVED_TAGS
             or (el.get("role") or "").strip().lower() in REMOVED_ROLES
             or (el.get("aria-modal") or "").strip().lower() == "true"
         ):
@@ -91,10 +109,12 @@ class _Counts:
 
 def _counts_without(page: Page, roots: list[int]) -> _Counts:
     """``C``, ``T``, ``LC``, ``LT`` as if the subtrees at ``roots`` were not there: one
-    reverse pass, the same rules as :meth:`Page._count`.  Text following a removed
-    element (its tail) belongs to the parent and is kept."""
+    reverse pass with the rules of :meth:`Page._count`.  Text following a removed element
+    (its tail) belongs to the parent and is kept."""
     n = len(page)
     removed = [False] * n
+    if not roots:
+        return _Counts(removed, page.chars, page.tag_count, page.link_chars, page.link_tags)
     end = page.end
     for root in roots:
         removed[root : end[root]] = [True] * (end[root] - root)
@@ -127,9 +147,10 @@ def _counts_without(page: Page, roots: list[int]) -> _Counts:
 
 
 def _composite_density(counts: _Counts) -> list[float]:
-    """CTD (seed 000, Definition 2) of :meth:`Page.composite_text_density`, on ``counts``:
+    """CTD (seed 000, Definition 2), as :attr:`Page.composite_text_density`, on ``counts``:
 
-    ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``.
+    ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``,
+    every zero denominator read as 1.
     """
     total = counts.chars[0]
     ratio = counts.link_chars[0] / total if total else 0.0
@@ -146,22 +167,245 @@ def _composite_density(counts: _Counts) -> list[float]:
     return out
 
 
-def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> Selection:
-    """Select the blocks' content minus the removed subtrees.
+def _density_sums(page: Page, density: Sequence[float], removed: list[bool]) -> list[float]:
+    """DensitySum (seed 000, Definition 3) with removed elements at 0 and rule 3: a
+    ``<pre>`` has its own density as DensitySum and its descendants 0."""
+    density_sum = page.density_sum(density, composite=True)
+    if any(removed):
+        density_sum = [0.0 if gone else s for gone, s in zip(removed, density_sum, strict=True)]
+    end = page.end
+    index = page.index
+    covered = 0
+    for el in page.body.iter("pre"):
+        i = index[el]
+        if i < covered:
+            continue  # a pre inside a pre
+        covered = end[i]
+        density_sum[i] = density[i]
+        density_sum[i + 1 : covered] = [0.0] * (covered - i - 1)
+    return density_sum
+
+
+def _walk(page: Page, density: Sequence[float], best: Sequence[int], top: int, threshold: float) -> list[int]:
+    """``ExtractContent`` (seed 000, Algorithm 2) from body: each element at or above the
+    threshold marks the element of largest DensitySum in its subtree (body marks ``top``).
+    Returns the distinct marked blocks in document order of discovery."""
+    marked: list[int] = []
+    seen: set[int] = set()
+    children = page.children
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        if density[node] >= threshold:
+            block = top if node == 0 else best[node]
+            if block not in seen:
+                seen.add(block)
+                marked.append(block)
+            stack.extend(reversed(children[node]))
+    return marked
+
+
+class _Groups:
+    """Repeated sibling groups: siblings with the same tag and ``class`` attribute."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self._signatures: dict[int, tuple[str, str]] = {}
+        self._counts: dict[int, Counter[tuple[str, str]]] = {}
+
+    def signature(self, i: int) -> tuple[str, str]:
+        sig = self._signatures.get(i)
+        if sig is None:
+            classes = (self.page.elements[i].get("class") or "").split()
+            sig = self._signatures[i] = (self.page.tags[i], " ".join(classes))
+        return sig
+
+    def size(self, i: int) -> int:
+        """How many siblings of ``i`` (itself included) share its signature."""
+        p = self.page.parent[i]
+        counts = self._counts.get(p)
+        if counts is None:
+            counts = self._counts[p] = Counter(self.signature(s) for s in self.page.children[p])
+        return counts[self.signature(i)]
+
+    def peers(self, top: int, minimum: int) -> list[int]:
+        """The items of the lowest repeated group (``minimum`` or more) holding ``top``."""
+        parent = self.page.parent
+        x = top
+        while parent[x] > 0:
+            if self.size(x) >= minimum:
+                sig = self.signature(x)
+                return [s for s in self.page.children[parent[x]] if self.signature(s) == sig]
+            x = parent[x]
+        return []
+
+    def foreign_item(self, block: int, top: int, minimum: int) -> int | None:
+        """The item of a repeated group (``minimum`` or more) holding ``block`` whose group
+        does not hold the top block, found below their common ancestor; else ``None``."""
+        top_path = self.page.path_to_body(top)
+        on_top_path = set(top_path)
+        parent = self.page.parent
+        x = block
+        while x not in on_top_path:
+            if self.size(x) >= minimum:
+                p = parent[x]
+                if p in on_top_path and self.signature(top_path[top_path.index(p) - 1]) == self.signature(x):
+                    return None
+                return x
+            x = parent[x]
+        return None
+
+
+def _is_prose(page: Page, top: int) -> bool:
+    """Whether the top block reads as an article: ``PROSE_MIN_PARAGRAPHS`` or more ``<p>``
+    holding at least half of its characters."""
+    tags, chars, end = page.tags, page.chars, page.end
+    in_paragraphs = 0
+    paragraphs = 0
+    i = top
+    stop = end[top]
+    while i < stop:
+        if tags[i] == "p":
+            in_paragraphs += chars[i]
+            paragraphs += 1
+            i = end[i]
+        else:
+            i += 1
+    return paragraphs >= PROSE_MIN_PARAGRAPHS and 2 * in_paragraphs >= chars[top]
+
+
+def filter_blocks(
+    page: Page,
+    marked: list[int],
+    top: int,
+    density_sum: Sequence[float],
+    block_ratio: float,
+    peer_min: int,
+    info: dict[str, Any],
+) -> list[int]:
+    """Rule 4: which of the walk's blocks stay (see the module docstring, 4a-4d).
+
+    Records each block's decision and its reason in ``info["blocks"]``.
+    """
+    end = page.end
+    region = main_region(page)
+    inside: tuple[int, int] | None = None
+    if region is not None:
+        start, rule = region
+        info["main_region"] = f"{page.describe(start)} ({rule})"
+        if start <= top < end[start]:
+            inside = (start, end[start])
+    groups = _Groups(page)
+    peers = groups.peers(top, peer_min) if peer_min else []
+    if peers:
+        info["peer_items"] = len(peers)
+    lone_prose = bool(peer_min) and not peers and _is_prose(page, top)
+    info["top_is_lone_prose"] = lone_prose
+    floor = block_ratio * density_sum[top]
+    kept: list[int] = []
+    report = []
+    for block in sorted(marked):
+        item = None
+        if block == top:
+            reason = "kept: top block"
+        elif inside is not None and not inside[0] <= block < inside[1]:
+            reason = "dropped: outside the main region"
+        elif peers and any(a <= block < end[a] for a in peers):
+            reason = "kept: inside a peer of the top block's repeated item"
+        elif (
+            lone_prose
+            and block >= end[top]
+            and (item := groups.foreign_item(block, top, peer_min)) is not None
+            and page.chars[item] <= ITEM_MAX_SHARE * page.chars[top]
+        ):
+            reason = f"dropped: after the article, in a small repeated item {page.describe(item)}"
+        elif density_sum[block] < floor:
+            reason = f"dropped: DensitySum {density_sum[block]:.4g} < {block_ratio} x top"
+        else:
+            reason = f"kept: DensitySum {density_sum[block]:.4g} >= {block_ratio} x top"
+        if reason.startswith("kept"):
+            kept.append(block)
+        report.append({"node": page.describe(block), "density_sum": round(density_sum[block], 4), "decision": reason})
+    info["blocks"] = report
+    return kept
+
+
+def _rescue_structures(page: Page, blocks: list[int], counts: _Counts, info: dict[str, Any]) -> list[int]:
+    """Rule 6: a table, definition list or ``<pre>`` lying between the first and the last
+    kept block, outside them, with link density ``LC/C <= RESCUE_MAX_LINK_DENSITY``."""
+    end = page.end
+    kept = sorted(blocks)
+    first = kept[0]
+    last = max(end[b] for b in kept)
+    chars, link_chars, removed = counts.chars, counts.link_chars, counts.removed
+    index = page.index
+    xpath = "|".join(f".//{tag}" for tag in RESCUED_TAGS)
+    rescued = []
+    covered = 0
+    k = 0
+    for el in page.body.xpath(xpath):
+        i = index[el]
+        if not first < i < last or i < covered or removed[i] or not chars[i]:
+            continue
+        while k < len(kept) and end[kept[k]] <= i:
+            k += 1
+        if k < len(kept) and kept[k] < end[i]:
+            continue  # inside a kept block, or holding one
+        if link_chars[i] > RESCUE_MAX_LINK_DENSITY * chars[i]:
+            continue
+        rescued.append(i)
+        covered = end[i]
+    if rescued:
+        info["rescued"] = [page.describe(i) for i in rescued]
+    return rescued
+
+
+def _prune_link_dense(
+    page: Page, blocks: list[int], counts: _Counts, link_prune: float, info: dict[str, Any]
+) -> list[bool]:
+    """Rule 7: inside a kept block whose link density is below
+    ``PRUNE_BLOCK_MAX_LINK_DENSITY``, the highest block-level descendants with
+    ``LC >= link_prune * C`` are dropped.  Returns the removal flags with them added."""
+    removed = counts.removed[:]
+    chars, link_chars = counts.chars, counts.link_chars
+    tags, end, children = page.tags, page.end, page.children
+    pruned = []
+    for block in blocks:
+        c = chars[block]
+        if not c or link_chars[block] >= PRUNE_BLOCK_MAX_LINK_DENSITY * c:
+            continue
+        stack = list(children[block])
+        while stack:
+            node = stack.pop()
+            c = chars[node]
+            if not c or removed[node]:
+                continue
+            if tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c:
+                removed[node : end[node]] = [True] * (end[node] - node)
+                pruned.append(node)
+            else:
+                stack.extend(children[node])
+    if pruned:
+        info["pruned"] = [page.describe(i) for i in sorted(pruned)]
+    return removed
+
+
+def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> tuple[set[int], set[int]]:
+    """The blocks' content minus the removed subtrees, as ``(subtrees, runs)``.
 
     A block free of removed elements is one subtree; otherwise it is split into its largest
     clean subtrees plus the text runs of the elements on the way to the removed ones.
     """
-    n = len(page)
+    if not any(removed):
+        return set(blocks), set()
     tainted = removed[:]
     parent = page.parent
-    for i in range(n - 1, 0, -1):
+    for i in range(len(page) - 1, 0, -1):
         if tainted[i]:
             tainted[parent[i]] = True
     subtrees: set[int] = set()
     runs: set[int] = set()
-    elements = page.elements
-    children = page.children
+    elements, children = page.elements, page.children
     stack = list(blocks)
     while stack:
         node = stack.pop()
@@ -178,40 +422,34 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
             if tail and not tail.isspace():
                 runs.add(2 * child + 1)
             stack.append(child)
-    return Selection(threshold=None, subtrees=subtrees, runs=runs)
+    return subtrees, runs
 
 
-def plus_selection(page: Page, coefficient: float, block_ratio: float, dedupe_min_chars: int) -> Selection:
+def plus_selection(
+    page: Page,
+    coefficient: float,
+    *,
+    block_ratio: float = 0.1,
+    peer_min: int = 3,
+    link_prune: float = 0.8,
+    dedupe_min_chars: int = 10,
+) -> Selection:
     """CECTD-DS's threshold and ``ExtractContent`` walk (seed 000, 4.2 and Algorithm 2) on
-    the statistics without removed subtrees, then the block rules (see the module doc)."""
-    n = len(page)
+    the statistics without removed subtrees, then rules 3-8 of the module docstring.
+
+    The threshold is ``coefficient`` times the smallest density on the path from the top
+    block (largest DensitySum) up to body.  ``peer_min = 0`` turns rules 4b-4c off,
+    ``link_prune = 1`` still prunes all-link blocks; ``> 1`` turns rule 7 off.
+    """
     roots = removed_roots(page)
     counts = _counts_without(page, roots)
-    if roots:
-        density = _composite_density(counts)
-    else:
-        density = page.composite_text_density
-    density_sum = list(page.density_sum(density, composite=True))
+    density = _composite_density(counts) if roots else page.composite_text_density
     removed = counts.removed
-    if roots:
-        density_sum = [0.0 if gone else s for gone, s in zip(removed, density_sum, strict=True)]
-    if PRE_AS_LEAF:
-        end = page.end
-        covered = 0
-        for el in page.body.xpath(PRE_XPATH):
-            i = page.index[el]
-            if i < covered:
-                continue
-            covered = end[i]
-            density_sum[i] = density[i]
-            density_sum[i + 1 : end[i]] = [0.0] * (end[i] - i - 1)
     info: dict[str, Any] = {"removed": [page.describe(r) for r in roots]}
+    n = len(page)
     if n <= 1 or counts.chars[0] == 0:
-        selection = _selection_of_blocks(page, [0] if counts.chars and counts.chars[0] else [], removed)
-        selection.diagnostics = info
-        selection.dedupe_min_chars = dedupe_min_chars
-        return selection
-    best = subtree_best(page, density_sum)
+        return Selection(threshold=None, diagnostics=info)
+    density_sum = _density_sums(page, density, removed)
     top = max(range(1, n), key=density_sum.__getitem__)
     threshold = min(density[i] for i in page.path_to_body(top)) * coefficient
     info["top_block"] = page.describe(top)
@@ -219,75 +457,33 @@ def plus_selection(page: Page, coefficient: float, block_ratio: float, dedupe_mi
     if threshold <= 0:
         blocks = [0]
     else:
-        marked: list[int] = []
-        seen: set[int] = set()
-        children = page.children
-        stack = [0]
-        while stack:
-            node = stack.pop()
-            if density[node] >= threshold:
-                block = top if node == 0 else best[node]
-                if block not in seen:
-                    seen.add(block)
-                    marked.append(block)
-                stack.extend(reversed(children[node]))
-        blocks = _filter_blocks(page, marked, top, density_sum, block_ratio, info)
-        if RESCUE_XPATH:
-            blocks += _rescue_structures(page, blocks, counts, info)
-    if LINK_PRUNE < 1.0 and threshold > 0:
-        removed = _prune_link_dense(page, blocks, counts, info)
-    selection = _selection_of_blocks(page, blocks, removed)
-    selection.threshold = threshold
-    selection.diagnostics = info
-    selection.dedupe_min_chars = dedupe_min_chars
-    return selection
+        marked = _walk(page, density, subtree_best(page, density_sum), top, threshold)
+        blocks = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
+        blocks += _rescue_structures(page, blocks, counts, info)
+        if link_prune <= 1.0:
+            removed = _prune_link_dense(page, blocks, counts, link_prune, info)
+    subtrees, runs = _selection_of_blocks(page, blocks, removed)
+    return Selection(
+        threshold=threshold, subtrees=subtrees, runs=runs, diagnostics=info, dedupe_min_chars=dedupe_min_chars
+    )
 
 
-def _filter_blocks(
-    page: Page, marked: list[int], top: int, density_sum: list[float], block_ratio: float, info: dict[str, Any]
-) -> list[int]:
-    """Rule 3: keep the top block; keep another block if its DensitySum is at least
-    ``block_ratio`` times the top block's and, when the top block lies in the page's main
-    region, if it lies there too.  Records the reason for each block."""
-    region = main_region(page)
-    end = page.end
-    inside: tuple[int, int] | None = None
-    if region is not None:
-        start, rule = region
-        info["main_region"] = f"{page.describe(start)} ({rule})"
-        if start <= top < end[start]:
-            inside = (start, end[start])
-    reference = density_sum[top]
-    if LEAF_REFERENCE and not page.children[top]:
-        containers = [density_sum[b] for b in marked if page.children[b]]
-        if containers:
-            reference = max(containers)
-    floor = block_ratio * reference
-    near = page.path_to_body(top)[1 : 1 + NEAR_EXEMPT]
-    kept: list[int] = []
-    report = []
-    for block in sorted(marked):
-        if block == top:
-            reason = "top block"
-        elif inside is not None and not inside[0] <= block < inside[1]:
-            reason = "dropped: outside the main region"
-        elif RATIO_OUTSIDE_ONLY and inside is not None:
-            reason = "kept: inside the main region"
-        elif NEAR_EXEMPT and any(a <= block < end[a] for a in near):
-            reason = "kept: near the top block"
-        elif density_sum[block] < floor:
-            reason = f"dropped: DensitySum {density_sum[block]:.4g} < {block_ratio} x top"
-        else:
-            reason = f"kept: DensitySum {density_sum[block]:.4g} >= {block_ratio} x top"
-        if not reason.startswith("dropped"):
-            kept.append(block)
-        report.append({"node": page.describe(block), "density_sum": round(density_sum[block], 4), "decision": reason})
-    info["blocks"] = report
-    return kept
-
-
-def _cetd_plus(page: Page, coefficient: float, block_ratio: float = 0.1, dedupe_min_chars: int = 10) -> Selection:
-    return plus_selection(page, coefficient, block_ratio, int(dedupe_min_chars))
+def _cetd_plus(
+    page: Page,
+    coefficient: float,
+    block_ratio: float = 0.1,
+    peer_min: int = 3,
+    link_prune: float = 0.8,
+    dedupe_min_chars: int = 10,
+) -> Selection:
+    return plus_selection(
+        page,
+        coefficient,
+        block_ratio=block_ratio,
+        peer_min=int(peer_min),
+        link_prune=link_prune,
+        dedupe_min_chars=int(dedupe_min_chars),
+    )
 
 
 register(
@@ -296,9 +492,16 @@ register(
         _cetd_plus,
         0.6,
         "CECTD-DS (Sun, Song, Liao, SIGIR 2011, seed 000) with measured rules beyond the paper",
-        "composite text density + DensitySum, dialog/footer removal, block filtering, line de-duplication",
+        "composite text density + DensitySum, with removals, block filtering, rescue, link pruning, "
+        "line de-duplication",
         params={
             "block_ratio": Param(0.1, 0.0, 1.0, doc="keep an extra block if its DensitySum >= this x the top block's"),
+            "peer_min": Param(
+                3, 0, 1000, integer=True, doc="siblings alike (tag and class) that make a repeated group (0: off)"
+            ),
+            "link_prune": Param(
+                0.8, 0.0, 2.0, doc="prune block-level parts of a kept block with link density >= this (> 1: off)"
+            ),
             "dedupe_min_chars": Param(
                 10, 0, 1_000_000, integer=True, doc="emit each line of at least this many characters once (0: off)"
             ),
@@ -306,68 +509,3 @@ register(
         max_coefficient=1.0,
     )
 )
-
-
-def _rescue_structures(page: Page, blocks: list[int], counts: _Counts, info: dict[str, Any]) -> list[int]:
-    """Rule 6: tables, definition lists and preformatted text lying between the first and
-    the last kept block, with link density below ``RESCUE_MAX_LINK_DENSITY``, are content."""
-    if not blocks:
-        return []
-    end = page.end
-    first = min(blocks)
-    last = max(end[b] for b in blocks)
-    covered = [False] * 0
-    kept = sorted(blocks)
-    rescued = []
-    chars, link_chars, removed = counts.chars, counts.link_chars, counts.removed
-    index = page.index
-    boundary = 0
-    k = 0
-    for el in page.body.xpath(RESCUE_XPATH):
-        i = index[el]
-        if i < first or i >= last or i < boundary or removed[i] or not chars[i]:
-            continue
-        while k < len(kept) and end[kept[k]] <= i:
-            k += 1
-        if k < len(kept) and kept[k] <= i:
-            continue  # inside a kept block
-        if link_chars[i] / chars[i] > RESCUE_MAX_LINK_DENSITY:
-            continue
-        if k < len(kept) and kept[k] < end[i]:
-            continue  # contains a kept block
-        rescued.append(i)
-        boundary = end[i]
-    del covered
-    if rescued:
-        info["rescued"] = [page.describe(i) for i in rescued]
-    return rescued
-
-
-def _prune_link_dense(page: Page, blocks: list[int], counts: _Counts, info: dict[str, Any]) -> list[bool]:
-    """In-block pruning: inside a kept block whose link density is below
-    ``PRUNE_BLOCK_MAX_LD``, a block-level descendant whose link density ``LC/C`` is at
-    least ``LINK_PRUNE`` is dropped with its subtree.  Returns the new removal flags."""
-    removed = counts.removed[:]
-    chars, link_chars = counts.chars, counts.link_chars
-    tags = page.tags
-    end = page.end
-    children = page.children
-    pruned = []
-    for block in blocks:
-        c = chars[block]
-        if not c or link_chars[block] / c >= PRUNE_BLOCK_MAX_LD:
-            continue
-        stack = list(children[block])
-        while stack:
-            node = stack.pop()
-            c = chars[node]
-            if not c or removed[node]:
-                continue
-            if tags[node] in PRUNE_TAGS and link_chars[node] >= LINK_PRUNE * c:
-                removed[node : end[node]] = [True] * (end[node] - node)
-                pruned.append(node)
-                continue
-            stack.extend(children[node])
-    if pruned:
-        info["pruned"] = [page.describe(i) for i in sorted(pruned)]
-    return removed
