@@ -197,6 +197,7 @@ def _algorithm_params(names: Sequence[str], texts: Sequence[str]) -> dict[str, d
 
 
 def _evaluate_command(args: argparse.Namespace) -> int:
+    from .evaluation.datasets import DatasetError
     from .evaluation.peers import PEERS, available_peers
     from .evaluation.report import markdown_report, write_json
     from .evaluation.runner import Extractor, run_evaluation
@@ -226,16 +227,19 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         for key in ("ids_from", "ids_to", "split", "page_type", "limit")
         if getattr(args, key) not in (None, [])
     }
-    run = run_evaluation(
-        pages,
-        extractors,
-        metric=dataset.metric,
-        dataset=str(dataset.root),
-        layout=dataset.layout,
-        jobs=args.jobs,
-        timer=args.timer,
-        selection=selection,
-    )
+    try:
+        run = run_evaluation(
+            pages,
+            extractors,
+            metric=dataset.metric,
+            dataset=str(dataset.root),
+            layout=dataset.layout,
+            jobs=args.jobs,
+            timer=args.timer,
+            selection=selection,
+        )
+    except DatasetError as exc:
+        raise CommandError(str(exc)) from None
     sys.stdout.write(markdown_report(run))
     if args.json:
         write_json(run, args.json)
@@ -254,6 +258,7 @@ def _check_plot_path(path: Path) -> None:
 
 
 def _tradeoff_command(args: argparse.Namespace) -> int:
+    from .evaluation.datasets import DatasetError
     from .evaluation.tradeoff import DEFAULT_COEFFICIENTS, plot_tradeoff, require_matplotlib, sweep
 
     try:
@@ -280,9 +285,12 @@ def _tradeoff_command(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     dataset, pages = _load_pages(args)
     use_lcs = args.metric == "lcs"
-    points = sweep(
-        pages, spec.name, coefficients, params=params, metric=dataset.metric, use_lcs=use_lcs, jobs=args.jobs
-    )
+    try:
+        points = sweep(
+            pages, spec.name, coefficients, params=params, metric=dataset.metric, use_lcs=use_lcs, jobs=args.jobs
+        )
+    except DatasetError as exc:
+        raise CommandError(str(exc)) from None
     metric_name = "LCS word-sequence" if use_lcs else {"word": "word-bag", "shingle": "4-gram shingle"}[dataset.metric]
     options = "".join(f", {k}={v}" for k, v in sorted(params.items()))
     kinds = f"{'/'.join(args.page_type)} " if args.page_type else ""

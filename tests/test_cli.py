@@ -232,3 +232,12 @@ def test_tradeoff_checks_its_arguments_before_the_sweep(capsys: pytest.CaptureFi
     assert status == 2 and "unknown algorithm 'all'" in err and "tradeoff takes one algorithm" in err
     status, _, err = run(capsys, "tradeoff", str(TINY_WCXB), "-o", str(tmp_path / "p.png"), "--coefficients", "0,x")
     assert status == 2 and "--coefficients: 'x' is not a number" in err
+
+
+def test_evaluate_reports_a_broken_page(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "p1.html.gz").write_bytes(gzip.compress(b"<html><body><p>x</p></body></html>")[:15])
+    (tmp_path / "ground-truth.json").write_text(json.dumps({"p1": {"articleBody": "x", "url": None}}))
+    status, out, err = run(capsys, "evaluate", str(tmp_path))
+    assert status == 2 and out == ""
+    assert err.startswith(f"scrapy-cetd: error: {tmp_path / 'html' / 'p1.html.gz'}: cannot read the page (")

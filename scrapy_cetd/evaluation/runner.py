@@ -9,7 +9,7 @@ each worker (imports and first-call set-up are not charged to a page).  Scoring 
 timed.  Reports use CPU time by default: on a machine shared with other work, wall time
 grows with the load, and more for long calls than for short ones (a 30 ms call is
 preempted more often than a 2 ms parse), which biases the ratio to lxml; CPU time does
-not, and on an idle machine the two agree.  With ``jobs > 1`` chunks of pages go to a
+not, and on an idle machine the two are close.  With ``jobs > 1`` chunks of pages go to a
 process pool and each worker times its own pages, so the lxml reference is measured under
 the same load as the extractors.
 """
@@ -20,6 +20,7 @@ import math
 import multiprocessing
 import statistics
 import time
+import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from lxml import etree
 
 from ..api import extract
 from ..registry import get_algorithm
-from .datasets import GoldPage, read_html
+from .datasets import DatasetError, GoldPage, read_html
 from .metrics import (
     LcsScores,
     Scores,
@@ -202,7 +203,10 @@ def evaluate_pages(pages: Sequence[GoldPage], extractors: Sequence[Extractor], m
     warm_up(extractors)
     results = []
     for page in pages:
-        html = read_html(page.html_path)
+        try:
+            html = read_html(page.html_path)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise DatasetError(f"{page.html_path}: cannot read the page ({exc})") from None
         result = PageResult(page.page_id, page.page_type, page.url, time_lxml_parse(html))
         for extractor in extractors:
             error = None
