@@ -144,6 +144,14 @@ def split_lines(stream: Iterable[Token], width: int = 0, block_breaks: bool = Fa
                 new_line()
                 line.starts_block = True
             continue
+        if not width and value.isspace():
+            # Indentation and line breaks between tags: only the breaks matter.
+            breaks = 0 if block_breaks and flag else value.count("\n")
+            if not breaks:
+                line.parts.append(" ")
+            for _ in range(breaks):
+                new_line()
+            continue
         segments = [value] if block_breaks and flag else value.split("\n")
         for n, segment in enumerate(segments):
             if n:
