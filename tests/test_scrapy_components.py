@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import gc
+import os
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -102,7 +103,7 @@ def test_defaults() -> None:
     assert dict(config.output_fields) == {"text": "text", "html": "html", "title": "title"}
     assert (config.flag_field, config.error_field, config.source_field) == ("cetd_flag", "cetd_error", "raw_html")
     assert (config.on_short_text, config.on_error, config.options.min_text_length) == ("flag", "keep", 0)
-    assert config.workers == 1
+    assert config.workers == min(2, os.cpu_count() or 1)
     assert config.max_size == 16 * 1024 * 1024
 
 
