@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -55,6 +56,12 @@ def _routes() -> dict[str, tuple[int, dict[str, str], bytes]]:
     )
     routes["/empty.html"] = (200, {"Content-Type": "text/html; charset=utf-8"}, b"")
     routes["/pdf-as-html"] = (200, {"Content-Type": "text/html"}, routes["/doc.pdf"][2])
+    # Compressed on the wire: the annotation middleware (585) must see it decompressed (590).
+    routes["/gzipped.html"] = (
+        200,
+        {"Content-Type": "text/html; charset=utf-8", "Content-Encoding": "gzip"},
+        gzip.compress(routes["/moved-article.html"][2].replace(b"Bridge works", b"Compressed: bridge works")),
+    )
     routes["/huge.html"] = (200, {"Content-Type": "text/html; charset=utf-8"}, _huge_page())
     # UTF-8 bytes served as windows-1252: Scrapy's decoding yields replacement characters.
     routes["/wrong-charset.html"] = (

@@ -118,6 +118,7 @@ def check_site_crawl(result: CrawlResult) -> None:
             "stored://river", "/index.html", "/article-river.html", "/article-library.html", "/latin1.html",
             "/wrong-charset.html", "/plain-html.txt", "/moved-article.html", "/huge.html", "/empty.html",
             "/pdf-as-html", "/image.png", "/doc.pdf", "/data.json", "/missing.html", "/about.html", "/contact.html",
+            "/gzipped.html",
         ]
     )
     expected = {
@@ -132,6 +133,10 @@ def check_site_crawl(result: CrawlResult) -> None:
         "/plain-html.txt": ("Letters to the editor | Riverside Courier", "Sir, the new cycle lane on Mill Road"),
         "/moved-article.html": (
             "Bridge works: the new timetable | Riverside Courier",
+            "Repairs to the Market Street bridge will close one lane",
+        ),
+        "/gzipped.html": (
+            "Compressed: bridge works: the new timetable | Riverside Courier",
             "Repairs to the Market Street bridge will close one lane",
         ),
     }
@@ -159,19 +164,19 @@ def check_site_crawl(result: CrawlResult) -> None:
         assert not any(items[path].get(name) for name in NO_PAGE_FIELDS), path
     stats = {key: value for key, value in result.stats.items() if key.startswith("scrapy_cetd/")}
     assert stats == {
-        "scrapy_cetd/pages/annotated": 8,
+        "scrapy_cetd/pages/annotated": 9,
         "scrapy_cetd/skipped/non_html": 3,
         "scrapy_cetd/skipped/status": 3,
         "scrapy_cetd/skipped/empty": 1,
         "scrapy_cetd/skipped/binary": 1,
-        "scrapy_cetd/items/extracted": 9,
+        "scrapy_cetd/items/extracted": 10,
         "scrapy_cetd/items/from_source_field": 1,
         "scrapy_cetd/items/skipped/non_html": 3,
         "scrapy_cetd/items/skipped/status": 3,
         "scrapy_cetd/items/skipped/empty": 1,
         "scrapy_cetd/items/skipped/binary": 1,
     }
-    assert result.stats["item_scraped_count"] == 17
+    assert result.stats["item_scraped_count"] == 18
     assert "item_dropped_count" not in result.stats
     assert result.stats["downloader/response_status_count/301"] == 1
 
