@@ -126,6 +126,16 @@ def _diagnostics(result: Extraction) -> dict[str, Any]:
     return info
 
 
+def _spider_middleware_enabled(crawler: Crawler) -> bool:
+    from scrapy.utils.conf import build_component_list
+    from scrapy.utils.misc import load_object
+
+    from .middlewares import ContentSpiderMiddleware
+
+    paths = build_component_list(crawler.settings.get_component_priority_dict_with_base("SPIDER_MIDDLEWARES"))
+    return any(load_object(path) is ContentSpiderMiddleware for path in paths)
+
+
 class ContentExtractionPipeline:
     """Item pipeline writing the main content (``CETD_OUTPUT_FIELDS``) into each item.
 
@@ -142,6 +152,11 @@ class ContentExtractionPipeline:
         self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
         self._pool: WorkerPool | None = None
         self._warned: set[tuple[type, str]] = set()
+        if not _spider_middleware_enabled(crawler):
+            logger.warning(
+                "ContentSpiderMiddleware is not enabled: items yielded from responses get no content "
+                "(only items carrying raw HTML do); add it to SPIDER_MIDDLEWARES or use the add-on"
+            )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentExtractionPipeline:

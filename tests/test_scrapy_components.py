@@ -385,3 +385,11 @@ def test_worker_pool_restarts_after_a_worker_dies() -> None:
         assert RIVER_FIRST in asyncio.run(extract_river())
     finally:
         pool.close()
+
+
+def test_pipeline_without_the_spider_middleware_warns(caplog) -> None:
+    build_from_crawler(ContentExtractionPipeline, get_crawler(settings_dict={"CETD_WORKERS": 0}))
+    assert "ContentSpiderMiddleware is not enabled" in caplog.text
+    caplog.clear()
+    Components({"ADDONS": {"scrapy_cetd.Addon": 0}})
+    assert "ContentSpiderMiddleware is not enabled" not in caplog.text
