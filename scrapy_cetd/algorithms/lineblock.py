@@ -19,16 +19,21 @@ One registered algorithm, ``lineblock``:
 4. Features per block (section 4.1 C, equations 1-2): ``TTR = text length / tags``
    (0 tags read as 1); ``ATTR = anchor text length / text length``, anchor text being the
    text inside ``a``, ``button`` and ``select`` (the project's link elements).
-   **Interpretation** of TKD (equation 3 is garbled and bounded by 1, so the paper's
-   threshold 2 could never be met): ``TKD = 100 * (occurrences of title keywords in the
+   **Interpretation** of TKD: equation 3 as extracted reads
+   ``TKD = 1 - m / (m + sum_i F(m_i))``, which lies in [0, 1), so the paper's threshold
+   2 could never be met.  We use ``TKD = 100 * (occurrences of title keywords in the
    block) / (words in the block)``, a keyword density *in percent*, so that the paper's
    ``tau_TKD = 2`` reads "2% of the block's words are title keywords".  Title keywords:
    the page title's lower-case ``\\w+`` words of two or more characters, less English
    stopwords.
-5. Classification (section 5, step 4): a block is content if ``TTR > tau_TTR`` and
+5. Classification (section 5, steps 3-4): a block is content if ``TTR > tau_TTR`` and
    ``ATTR < tau_ATTR``; a block that fails only on TTR is rescued if
-   ``TKD >= tau_TKD``.  The paper writes its thresholds as ``tau = lambda * sigma``
-   (section 4.2) and fixes 30, 0.2 and 2; the threshold coefficient ``c`` plays
+   ``TKD >= tau_TKD`` (step 3: TKD "add[s] it [to] the output"; step 4's literal
+   conjunction of all three tests would also drop long text blocks that do not repeat
+   the title's words).  Parameters: ``tau_ttr``, ``tau_attr``, ``tau_tkd``,
+   ``block_distance``, ``block_boundaries``.  The paper writes its thresholds as
+   ``tau = lambda * sigma`` (section 4.2) and fixes 30, 0.2 and 2; the threshold
+   coefficient ``c`` plays
    ``lambda``: the thresholds used are ``c * tau_TTR``, ``tau_ATTR / c`` and
    ``c * tau_TKD``, so a larger ``c`` is stricter on all three and ``c = 0`` keeps every
    block.
