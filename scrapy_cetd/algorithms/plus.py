@@ -40,6 +40,7 @@ the main region, the top block, and for each block of the walk why it was kept o
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,7 +57,7 @@ __all__ = ["filter_blocks", "main_region", "plus_selection", "removed_roots"]
 REMOVED_TAGS = frozenset({"dialog", "footer", "figcaption"})
 REMOVED_ROLES = frozenset({"dialog", "alertdialog"})
 #: Rule 6: structures rescued between kept blocks, and their largest link density.
-RESCUED_TAGS = ("pre", "table", "dl")
+RESCUED_TAGS = frozenset({"pre", "table", "dl"})
 RESCUE_MAX_LINK_DENSITY = 0.3
 #: Rule 7: a kept block is pruned only if its own link density is below this.
 PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
@@ -66,33 +67,51 @@ PROSE_MIN_PARAGRAPHS = 5
 ITEM_MAX_SHARE = 0.25
 
 
-def removed_roots(page: Page) -> list[int]:
+@dataclass
+class _Attributes:
+    """The attributes the rules read, gathered in one pass: ``role`` (lower case) by
+    element, and the elements with ``aria-modal=true``."""
+
+    roles: dict[int, str]
+    modal: list[int]
+
+    @classmethod
+    def of(cls, page: Page) -> _Attributes:
+        roles: dict[int, str] = {}
+        modal: list[int] = []
+        for i, el in enumerate(page.elements):
+            role = el.get("role")
+            if role is not None:
+                roles[i] = role.strip().lower()
+            flag = el.get("aria-modal")
+            if flag is not None and flag.strip().lower() == "true":
+                modal.append(i)
+        return cls(roles, modal)
+
+
+def removed_roots(page: Page, attributes: _Attributes | None = None) -> list[int]:
     """Elements whose subtrees rule 2 removes, in document order (nested ones included)."""
-    candidates = ".//*[" + " or ".join(f"self::{t}" for t in sorted(REMOVED_TAGS)) + " or @role or @aria-modal]"
-    roots = []
-    index = page.index
-    for el in page.body.xpath(candidates):
-        if (
-            el.tag in REMOVED_TAGS
-            or (el.get("role") or "").strip().lower() in REMOVED_ROLES
-            or (el.get("aria-modal") or "").strip().lower() == "true"
-        ):
-            roots.append(index[el])
-    return roots
+    if attributes is None:
+        attributes = _Attributes.of(page)
+    roots = {i for i, tag in enumerate(page.tags) if tag in REMOVED_TAGS}
+    roots.update(i for i, role in attributes.roles.items() if role in REMOVED_ROLES)
+    roots.update(attributes.modal)
+    return sorted(roots)
 
 
-def main_region(page: Page) -> tuple[int, str] | None:
+def main_region(page: Page, attributes: _Attributes | None = None) -> tuple[int, str] | None:
     """The page's main region: the first ``<main>``, else the first ``role=main``, else the
     only ``<article>`` (none when there are several); with the rule that found it."""
-    body = page.body
-    index = page.index
-    for xpath, rule in ((".//main", "first <main>"), (".//*[@role='main']", "first role=main")):
-        found = body.xpath(xpath)
-        if found:
-            return index[found[0]], rule
-    articles = body.xpath(".//article")
-    if len(articles) == 1:
-        return index[articles[0]], "single <article>"
+    tags = page.tags
+    if "main" in tags:
+        return tags.index("main"), "first <main>"
+    if attributes is None:
+        attributes = _Attributes.of(page)
+    found = [i for i, role in attributes.roles.items() if role == "main"]
+    if found:
+        return min(found), "first role=main"
+    if tags.count("article") == 1:
+        return tags.index("article"), "single <article>"
     return None
 
 
@@ -174,12 +193,10 @@ def _density_sums(page: Page, density: Sequence[float], removed: list[bool]) -> 
     if any(removed):
         density_sum = [0.0 if gone else s for gone, s in zip(removed, density_sum, strict=True)]
     end = page.end
-    index = page.index
     covered = 0
-    for el in page.body.iter("pre"):
-        i = index[el]
-        if i < covered:
-            continue  # a pre inside a pre
+    for i, tag in enumerate(page.tags):
+        if tag != "pre" or i < covered:
+            continue  # not a pre, or a pre inside a pre
         covered = end[i]
         density_sum[i] = density[i]
         density_sum[i + 1 : covered] = [0.0] * (covered - i - 1)
@@ -206,10 +223,15 @@ def _walk(page: Page, density: Sequence[float], best: Sequence[int], top: int, t
 
 
 class _Groups:
-    """Repeated sibling groups: siblings with the same tag and ``class`` attribute."""
+    """Repeated sibling groups around the top block: siblings alike (same tag and
+    ``class``), ``minimum`` or more of them."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, top: int, minimum: int) -> None:
         self.page = page
+        self.minimum = minimum
+        self.top_path = page.path_to_body(top)
+        #: Ancestor of the top block -> its child on the way to the top block.
+        self.toward_top = dict(zip(self.top_path[1:], self.top_path, strict=False))
         self._signatures: dict[int, tuple[str, str]] = {}
         self._counts: dict[int, Counter[tuple[str, str]]] = {}
 
@@ -220,36 +242,33 @@ class _Groups:
             sig = self._signatures[i] = (self.page.tags[i], " ".join(classes))
         return sig
 
-    def size(self, i: int) -> int:
-        """How many siblings of ``i`` (itself included) share its signature."""
+    def repeated(self, i: int) -> bool:
+        """Whether ``minimum`` or more siblings of ``i`` (itself included) are alike."""
         p = self.page.parent[i]
         counts = self._counts.get(p)
         if counts is None:
             counts = self._counts[p] = Counter(self.signature(s) for s in self.page.children[p])
-        return counts[self.signature(i)]
+        return counts[self.signature(i)] >= self.minimum
 
-    def peers(self, top: int, minimum: int) -> list[int]:
-        """The items of the lowest repeated group (``minimum`` or more) holding ``top``."""
-        parent = self.page.parent
-        x = top
-        while parent[x] > 0:
-            if self.size(x) >= minimum:
+    def peers(self) -> list[int]:
+        """The items of the lowest repeated group holding the top block (document order);
+        body's children are page-level sections, not a group."""
+        for x in self.top_path[:-2]:
+            if self.repeated(x):
                 sig = self.signature(x)
-                return [s for s in self.page.children[parent[x]] if self.signature(s) == sig]
-            x = parent[x]
+                return [s for s in self.page.children[self.page.parent[x]] if self.signature(s) == sig]
         return []
 
-    def foreign_item(self, block: int, top: int, minimum: int) -> int | None:
-        """The item of a repeated group (``minimum`` or more) holding ``block`` whose group
-        does not hold the top block, found below their common ancestor; else ``None``."""
-        top_path = self.page.path_to_body(top)
-        on_top_path = set(top_path)
+    def foreign_item(self, block: int) -> int | None:
+        """The item of a repeated group holding ``block``, below its common ancestor with
+        the top block, when that group does not hold the top block; else ``None``."""
         parent = self.page.parent
+        toward_top = self.toward_top
         x = block
-        while x not in on_top_path:
-            if self.size(x) >= minimum:
-                p = parent[x]
-                if p in on_top_path and self.signature(top_path[top_path.index(p) - 1]) == self.signature(x):
+        while x not in toward_top and x != self.top_path[0]:
+            if self.repeated(x):
+                branch = toward_top.get(parent[x])
+                if branch is not None and self.signature(branch) == self.signature(x):
                     return None
                 return x
             x = parent[x]
@@ -282,26 +301,31 @@ def filter_blocks(
     block_ratio: float,
     peer_min: int,
     info: dict[str, Any],
+    attributes: _Attributes | None = None,
 ) -> list[int]:
     """Rule 4: which of the walk's blocks stay (see the module docstring, 4a-4d).
 
     Records each block's decision and its reason in ``info["blocks"]``.
     """
     end = page.end
-    region = main_region(page)
+    region = main_region(page, attributes)
     inside: tuple[int, int] | None = None
     if region is not None:
         start, rule = region
         info["main_region"] = f"{page.describe(start)} ({rule})"
         if start <= top < end[start]:
             inside = (start, end[start])
-    groups = _Groups(page)
-    peers = groups.peers(top, peer_min) if peer_min else []
+    groups = _Groups(page, top, peer_min)
+    peers = groups.peers() if peer_min else []
+    peer_ends = [end[p] for p in peers]  # ends, sorted as the peers are
     if peers:
         info["peer_items"] = len(peers)
     lone_prose = bool(peer_min) and not peers and _is_prose(page, top)
     info["top_is_lone_prose"] = lone_prose
     floor = block_ratio * density_sum[top]
+    below = f"dropped: DensitySum < {block_ratio} x the top block's"
+    above = f"kept: DensitySum >= {block_ratio} x the top block's"
+    describe = page.describe
     kept: list[int] = []
     report = []
     for block in sorted(marked):
@@ -310,22 +334,22 @@ def filter_blocks(
             reason = "kept: top block"
         elif inside is not None and not inside[0] <= block < inside[1]:
             reason = "dropped: outside the main region"
-        elif peers and any(a <= block < end[a] for a in peers):
+        elif peers and (k := bisect_right(peer_ends, block)) < len(peers) and peers[k] <= block:
             reason = "kept: inside a peer of the top block's repeated item"
         elif (
             lone_prose
             and block >= end[top]
-            and (item := groups.foreign_item(block, top, peer_min)) is not None
+            and (item := groups.foreign_item(block)) is not None
             and page.chars[item] <= ITEM_MAX_SHARE * page.chars[top]
         ):
-            reason = f"dropped: after the article, in a small repeated item {page.describe(item)}"
+            reason = f"dropped: after the article, in a small repeated item {describe(item)}"
         elif density_sum[block] < floor:
-            reason = f"dropped: DensitySum {density_sum[block]:.4g} < {block_ratio} x top"
+            reason = below
         else:
-            reason = f"kept: DensitySum {density_sum[block]:.4g} >= {block_ratio} x top"
-        if reason.startswith("kept"):
+            reason = above
+        if reason[0] == "k":
             kept.append(block)
-        report.append({"node": page.describe(block), "density_sum": round(density_sum[block], 4), "decision": reason})
+        report.append({"node": describe(block), "density_sum": density_sum[block], "decision": reason})
     info["blocks"] = report
     return kept
 
@@ -338,13 +362,13 @@ def _rescue_structures(page: Page, blocks: list[int], counts: _Counts, info: dic
     first = kept[0]
     last = max(end[b] for b in kept)
     chars, link_chars, removed = counts.chars, counts.link_chars, counts.removed
-    index = page.index
-    xpath = "|".join(f".//{tag}" for tag in RESCUED_TAGS)
+    tags = page.tags
     rescued = []
     covered = 0
     k = 0
-    for el in page.body.xpath(xpath):
-        i = index[el]
+    for i in range(first + 1, last):
+        if tags[i] not in RESCUED_TAGS:
+            continue
         if not first < i < last or i < covered or removed[i] or not chars[i]:
             continue
         while k < len(kept) and end[kept[k]] <= i:
@@ -441,7 +465,8 @@ def plus_selection(
     block (largest DensitySum) up to body.  ``peer_min = 0`` turns rules 4b-4c off,
     ``link_prune = 1`` still prunes all-link blocks; ``> 1`` turns rule 7 off.
     """
-    roots = removed_roots(page)
+    attributes = _Attributes.of(page)
+    roots = removed_roots(page, attributes)
     counts = _counts_without(page, roots)
     density = _composite_density(counts) if roots else page.composite_text_density
     removed = counts.removed
@@ -458,7 +483,7 @@ def plus_selection(
         blocks = [0]
     else:
         marked = _walk(page, density, subtree_best(page, density_sum), top, threshold)
-        blocks = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
+        blocks = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info, attributes)
         blocks += _rescue_structures(page, blocks, counts, info)
         if link_prune <= 1.0:
             removed = _prune_link_dense(page, blocks, counts, link_prune, info)
