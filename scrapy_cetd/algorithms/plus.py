@@ -11,9 +11,11 @@ class or id names and no per-site knowledge:
    ``role=dialog|alertdialog`` and ``aria-modal=true``.  Removal excludes them from the
    statistics and from the content; the statistics are recomputed here (one reverse
    pass), the shared page is never changed.
-3. Preformatted text is one block: a ``<pre>``'s DensitySum is its own density and
-   nothing inside it is a block (syntax-highlighted code would otherwise outweigh the
-   prose, its hundreds of token runs each counting as a pseudo-child).
+3. What a block is: a link (``a``, ``button``, ``select``) is never a block, nor is
+   anything inside it (its DensitySum is 0; its text still counts for its ancestors);
+   preformatted text is one block: a ``<pre>``'s DensitySum is its own density and nothing
+   inside it is a block (syntax-highlighted code would otherwise outweigh the prose, its
+   hundreds of token runs each counting as a pseudo-child).
 4. The walk's extra blocks are filtered (:func:`filter_blocks`):
 
    a. inside the page's main region when the top block lies in one (the first
@@ -188,19 +190,25 @@ def _composite_density(counts: _Counts) -> list[float]:
 
 
 def _density_sums(page: Page, density: Sequence[float], removed: list[bool]) -> list[float]:
-    """DensitySum (seed 000, Definition 3) with removed elements at 0 and rule 3: a
-    ``<pre>`` has its own density as DensitySum and its descendants 0."""
+    """DensitySum (seed 000, Definition 3) with removed elements at 0, and two rules on
+    what a block is: a link (``a``, ``button``, ``select``) and everything in it is never a
+    block (DensitySum 0); a ``<pre>`` has its own density as DensitySum and its
+    descendants 0 (preformatted text is one block)."""
     density_sum = page.density_sum(density, composite=True)
     if any(removed):
         density_sum = [0.0 if gone else s for gone, s in zip(removed, density_sum, strict=True)]
-    end = page.end
+    end, tags, is_link = page.end, page.tags, page.is_link
     covered = 0
-    for i, tag in enumerate(page.tags):
-        if tag != "pre" or i < covered:
-            continue  # not a pre, or a pre inside a pre
-        covered = end[i]
-        density_sum[i] = density[i]
-        density_sum[i + 1 : covered] = [0.0] * (covered - i - 1)
+    for i in range(1, len(tags)):
+        if i < covered:
+            continue  # inside a link or a pre already handled
+        if is_link[i]:
+            covered = end[i]
+            density_sum[i:covered] = [0.0] * (covered - i)
+        elif tags[i] == "pre":
+            covered = end[i]
+            density_sum[i] = density[i]
+            density_sum[i + 1 : covered] = [0.0] * (covered - i - 1)
     return density_sum
 
 
