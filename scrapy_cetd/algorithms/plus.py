@@ -11,8 +11,9 @@ class or id names and no per-site knowledge:
    ``role=dialog|alertdialog`` and ``aria-modal=true``.  Removal excludes them from the
    statistics and from the content; the statistics are recomputed here (one reverse
    pass), the shared page is never changed.
-3. What a block is: a link (``a``, ``button``, ``select``) is never a block, nor is
-   anything inside it (its DensitySum is 0; its text still counts for its ancestors);
+3. What a block is: a link (``a``, ``button``, ``select``) or an ``<aside>`` is never a
+   block, nor is anything inside it (DensitySum 0; the text still counts for, and is
+   extracted with, an enclosing block: removing asides outright lost content);
    preformatted text is one block: a ``<pre>``'s DensitySum is its own density and nothing
    inside it is a block (syntax-highlighted code would otherwise outweigh the prose, its
    hundreds of token runs each counting as a pseudo-child).
@@ -68,6 +69,8 @@ PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
 #: a comment or review is an item of at most this share of the top block's characters.
 PROSE_MIN_PARAGRAPHS = 5
 ITEM_MAX_SHARE = 0.25
+#: Rule 3: elements that are never a block, nor is anything inside them (besides links).
+NOT_BLOCK_TAGS = frozenset({"aside"})
 
 
 @dataclass
@@ -190,10 +193,10 @@ def _composite_density(counts: _Counts) -> list[float]:
 
 
 def _density_sums(page: Page, density: Sequence[float], removed: list[bool]) -> list[float]:
-    """DensitySum (seed 000, Definition 3) with removed elements at 0, and two rules on
-    what a block is: a link (``a``, ``button``, ``select``) and everything in it is never a
-    block (DensitySum 0); a ``<pre>`` has its own density as DensitySum and its
-    descendants 0 (preformatted text is one block)."""
+    """DensitySum (seed 000, Definition 3) with removed elements at 0, and rule 3 on what
+    a block is: a link (``a``, ``button``, ``select``) or a ``NOT_BLOCK_TAGS`` element and
+    everything in it is never a block (DensitySum 0); a ``<pre>`` has its own density as
+    DensitySum and its descendants 0 (preformatted text is one block)."""
     density_sum = page.density_sum(density, composite=True)
     if any(removed):
         density_sum = [0.0 if gone else s for gone, s in zip(removed, density_sum, strict=True)]
@@ -202,7 +205,7 @@ def _density_sums(page: Page, density: Sequence[float], removed: list[bool]) -> 
     for i in range(1, len(tags)):
         if i < covered:
             continue  # inside a link or a pre already handled
-        if is_link[i]:
+        if is_link[i] or tags[i] in NOT_BLOCK_TAGS:
             covered = end[i]
             density_sum[i:covered] = [0.0] * (covered - i)
         elif tags[i] == "pre":
