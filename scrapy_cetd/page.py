@@ -37,7 +37,6 @@ BLOCK_TAGS = frozenset(
 )
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-_SPACE = re.compile(r"\s+")
 
 
 def normalize_space(text: str) -> str:
@@ -68,9 +67,9 @@ def _clean(root: etree._Element) -> None:
     """Remove non-content nodes in place, keeping the text that follows them."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *REMOVED_TAGS, with_tail=False)
     hidden = [
-        el
-        for el in root.xpath("//*[@hidden or @style]")
-        if el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or "")
+        value.getparent()
+        for value in root.xpath("//@style | //@hidden")
+        if value.attrname == "hidden" or _HIDDEN_STYLE.search(value)
     ]
     for el in hidden:
         _drop_keeping_tail(el)
