@@ -122,9 +122,9 @@ class Page:
     def _walk(self) -> None:
         """Number elements in preorder and record text runs in document order."""
         elements: list[etree._Element] = list(self.body.iter(etree.Element))
-        index = {el: i for i, el in enumerate(elements)}
+        index = dict(zip(elements, range(len(elements))))
         parent = [-1]
-        parent.extend(index[el.getparent()] for el in elements[1:])
+        parent.extend(map(index.__getitem__, map(etree._Element.getparent, elements[1:])))
         run_owner: list[int] = []
         run_key: list[int] = []
         run_text: list[str] = []
