@@ -31,9 +31,11 @@ class or id names and no per-site knowledge:
    the prototype's 0.6 on both halves; the valid range stops at 1.0: above it the
    threshold passes the body's own density and nothing is extracted).
 6. Tables, definition lists and preformatted text between the first and the last kept
-   block, with low link density, are rescued.
+   block, with low link density, are rescued (for documentation pages; the overall gain
+   is within noise on both halves).
 7. Inside a kept block of low link density, link-dense block-level descendants (link
-   lists, share bars, tag clouds) are pruned.
+   lists, share bars, tag clouds) are pruned (article precision up on both halves,
+   overall F1 within noise on the held-out half).
 8. Each text line of ``dedupe_min_chars`` or more characters is emitted once per page
    (the renderer's opt-in :attr:`Selection.dedupe_min_chars`).
 
