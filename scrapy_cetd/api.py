@@ -14,7 +14,7 @@ from .render import render
 
 __all__ = ["DEFAULT_ALGORITHM", "extract", "extract_page", "extract_tree"]
 
-DEFAULT_ALGORITHM = "cectd-ds"
+DEFAULT_ALGORITHM = "cetd-plus"
 
 
 def _empty(algorithm: str, reason: str, url: str | None, coefficient: float | None) -> Extraction:

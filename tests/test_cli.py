@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_cetd import algorithm_names, get_algorithm
+from scrapy_cetd import DEFAULT_ALGORITHM, algorithm_names, get_algorithm
 from scrapy_cetd.cli import main
 
 TINY_WCXB = Path(__file__).parent / "fixtures" / "tiny-wcxb"
@@ -49,7 +49,7 @@ def test_extract_html_and_json(capsys: pytest.CaptureFixture[str], article: Path
     status, out, _ = run(capsys, "extract", "-f", "json", "--url", "https://news.example/otters", str(article))
     record = json.loads(out)
     assert record["file"] == str(article)
-    assert record["algorithm"] == "cectd-ds" and record["url"] == "https://news.example/otters"
+    assert record["algorithm"] == DEFAULT_ALGORITHM and record["url"] == "https://news.example/otters"
     assert record["text"].splitlines()[0] == HEADLINE and record["reason"] is None
 
 

@@ -20,7 +20,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 import scrapy_cetd
-from scrapy_cetd import Page
+from scrapy_cetd import DEFAULT_ALGORITHM, Page
 from scrapy_cetd.addon import Addon
 from scrapy_cetd.middlewares import (
     ANNOTATION_META_KEY,
@@ -115,7 +115,7 @@ def test_defaults() -> None:
         ({"CETD_ALGORITHM": ""}, "CETD_ALGORITHM: expected an algorithm name"),
         ({"CETD_THRESHOLD_COEFFICIENT": "high"}, "CETD_THRESHOLD_COEFFICIENT: expected a number, got 'high'"),
         ({"CETD_THRESHOLD_COEFFICIENT": -1}, "CETD_THRESHOLD_COEFFICIENT: "),
-        ({"CETD_PARAMS": {"no_such_param": 1}}, "CETD_PARAMS: cectd-ds: unknown parameter(s) no_such_param"),
+        ({"CETD_PARAMS": {"no_such_param": 1}}, f"CETD_PARAMS: {DEFAULT_ALGORITHM}: unknown parameter(s) no_such"),
         ({"CETD_PARAMS": "[1, 2]"}, "CETD_PARAMS: "),
         ({"CETD_OUTPUT_FIELDS": {"summary": "summary"}}, "CETD_OUTPUT_FIELDS: unknown output 'summary'"),
         ({"CETD_OUTPUT_FIELDS": {"text": "body", "html": "body"}}, "CETD_OUTPUT_FIELDS: two outputs write to"),
