@@ -102,6 +102,8 @@ def _run(page: Page, algorithm: str, coefficient: float, params: dict[str, Any],
     info = None
     if diagnostics:
         info = dict(selection.diagnostics)
+        if selection.explain is not None:
+            info.update(selection.explain())
         info["nodes"] = _node_table(page, selection)
         info["selected"] = [page.describe(i) for i in sorted(selection.subtrees)]
         info["selected_runs"] = sorted(selection.runs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -17,6 +18,8 @@ class Selection:
     which work on source lines rather than the DOM, give their text in ``lines`` and may
     leave the DOM selection empty.  ``dedupe_min_chars`` (opt-in, 0 = off) asks the
     renderer to emit each text line of at least that many characters only once per page.
+    ``explain``, if set, returns diagnostics too costly to build for every page; it is
+    called only when diagnostics are requested.
     """
 
     threshold: float | None
@@ -26,6 +29,7 @@ class Selection:
     title: str | None = None
     diagnostics: dict[str, Any] = field(default_factory=dict)
     dedupe_min_chars: int = 0
+    explain: Callable[[], dict[str, Any]] | None = None
 
 
 @dataclass

@@ -319,7 +319,8 @@ def filter_blocks(
 ) -> list[int]:
     """Rule 4: which of the walk's blocks stay (see the module docstring, 4a-4d).
 
-    Records each block's decision and its reason in ``info["blocks"]``.
+    Records each block's decision and its reason in ``info["blocks"]`` (``node`` is the
+    element index; :func:`plus_selection` names the nodes only when diagnostics are asked for).
     """
     end = page.end
     region = main_region(page, attributes)
@@ -363,7 +364,7 @@ def filter_blocks(
             reason = above
         if reason[0] == "k":
             kept.append(block)
-        report.append({"node": describe(block), "density_sum": density_sum[block], "decision": reason})
+        report.append({"node": block, "density_sum": density_sum[block], "decision": reason})
     info["blocks"] = report
     return kept
 
@@ -502,8 +503,18 @@ def plus_selection(
         if link_prune <= 1.0:
             removed = _prune_link_dense(page, blocks, counts, link_prune, info)
     subtrees, runs = _selection_of_blocks(page, blocks, removed)
+    blocks_report = info.pop("blocks", [])
+
+    def explain() -> dict[str, Any]:
+        return {"blocks": [{**entry, "node": page.describe(entry["node"])} for entry in blocks_report]}
+
     return Selection(
-        threshold=threshold, subtrees=subtrees, runs=runs, diagnostics=info, dedupe_min_chars=dedupe_min_chars
+        threshold=threshold,
+        subtrees=subtrees,
+        runs=runs,
+        diagnostics=info,
+        dedupe_min_chars=dedupe_min_chars,
+        explain=explain,
     )
 
 
