@@ -20,7 +20,15 @@ from functools import cached_property
 
 from lxml import etree
 
-__all__ = ["BLOCK_TAGS", "LINK_TAGS", "Page", "collapsed_length", "normalize_space"]
+__all__ = [
+    "BLOCK_TAGS",
+    "LINK_TAGS",
+    "Page",
+    "cetd_counts",
+    "collapsed_length",
+    "composite_densities",
+    "normalize_space",
+]
 
 #: Elements CETD counts as hyperlinks: links, buttons and drop-down lists (seed 000, 3.2).
 LINK_TAGS = frozenset({"a", "button", "select"})
@@ -85,6 +93,75 @@ def _body_of(root: etree._Element) -> etree._Element:
     for head in root.findall("head"):
         root.remove(head)
     return root
+
+
+def cetd_counts(
+    parent: Sequence[int],
+    is_link: Sequence[bool],
+    run_owner: Sequence[int],
+    run_chars: Sequence[int],
+    removed: Sequence[bool] | None = None,
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """CETD's ``C``, ``T``, ``LC``, ``LT`` of every element (seed 000, 3.1-3.2), in one
+    reverse pass over preorder indices (``ALGORITHMS.md`` section 1).
+
+    ``LT`` adds 1 for a link child and for a non-link child whose whole content is link
+    content (``LT_c = T_c``, ``LC_c = C_c``, ``LT_c != 0``).  Elements flagged in
+    ``removed`` count as absent (their subtrees must be flagged whole); text following a
+    removed element belongs to its parent and still counts.
+    """
+    n = len(parent)
+    chars = [0] * n
+    if removed is None:
+        for owner, length in zip(run_owner, run_chars):
+            chars[owner] += length
+    else:
+        for owner, length in zip(run_owner, run_chars):
+            if not removed[owner]:
+                chars[owner] += length
+    tag_count = [0] * n
+    link_chars = [0] * n
+    link_tags = [0] * n
+    for i in range(n - 1, 0, -1):
+        if removed is not None and removed[i]:
+            continue
+        p = parent[i]
+        c = chars[i]
+        if is_link[i]:
+            link_chars[i] = c
+        chars[p] += c
+        tag_count[p] += tag_count[i] + 1
+        link_chars[p] += link_chars[i]
+        lt = link_tags[i]
+        if is_link[i] or (lt and lt == tag_count[i] and link_chars[i] == c):
+            lt += 1
+        link_tags[p] += lt
+    if n and is_link[0]:
+        link_chars[0] = chars[0]
+    return chars, tag_count, link_chars, link_tags
+
+
+def composite_densities(
+    chars: Sequence[int], tag_count: Sequence[int], link_chars: Sequence[int], link_tags: Sequence[int]
+) -> list[float]:
+    """Composite text density (seed 000, Definition 2; ``ALGORITHMS.md`` section 1).
+
+    ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``
+    with every zero denominator read as 1; index 0 is body.
+    """
+    total = chars[0] if chars else 0
+    ratio = link_chars[0] / total if total else 0.0
+    e = math.e
+    log = math.log
+    out = []
+    for c, t, lc, lt in zip(chars, tag_count, link_chars, link_tags):
+        if not c:
+            out.append(0.0)
+            continue
+        t1 = t or 1
+        base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
+        out.append((c / t1) * log((c / (lc or 1)) * (t1 / (lt or 1))) / base)
+    return out
 
 
 class Page:
@@ -158,36 +235,16 @@ class Page:
     def _count(self) -> None:
         """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""
         n = len(self.elements)
-        tags, parent = self.tags, self.parent
-        chars = [0] * n
-        for owner, length in zip(self.run_owner, self.run_chars):
-            chars[owner] += length
-        tag_count = [0] * n
-        link_chars = [0] * n
-        link_tags = [0] * n
+        self.is_link = [t in LINK_TAGS for t in self.tags]
+        self.chars, self.tag_count, self.link_chars, self.link_tags = cetd_counts(
+            self.parent, self.is_link, self.run_owner, self.run_chars
+        )
+        parent = self.parent
         end = list(range(1, n + 1))
-        is_link = [t in LINK_TAGS for t in tags]
         for i in range(n - 1, 0, -1):
             p = parent[i]
-            c = chars[i]
-            if is_link[i]:
-                link_chars[i] = c
-            chars[p] += c
-            tag_count[p] += tag_count[i] + 1
-            link_chars[p] += link_chars[i]
-            lt = link_tags[i]
-            if is_link[i] or (lt and lt == tag_count[i] and link_chars[i] == c):
-                lt += 1
-            link_tags[p] += lt
             if end[i] > end[p]:
                 end[p] = end[i]
-        if n and is_link[0]:
-            link_chars[0] = chars[0]
-        self.chars = chars
-        self.tag_count = tag_count
-        self.link_chars = link_chars
-        self.link_tags = link_tags
-        self.is_link = is_link
         #: ``end[i]``: one past the last element index of ``i``'s subtree.
         self.end = end
 
@@ -216,23 +273,8 @@ class Page:
 
     @cached_property
     def composite_text_density(self) -> list[float]:
-        """Composite text density (seed 000, Definition 2; ``ALGORITHMS.md`` section 1).
-
-        ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``
-        with every zero denominator read as 1.
-        """
-        ratio = self.link_ratio
-        e = math.e
-        log = math.log
-        out = []
-        for c, t, lc, lt in zip(self.chars, self.tag_count, self.link_chars, self.link_tags):
-            if not c:
-                out.append(0.0)
-                continue
-            t1 = t or 1
-            base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
-            out.append((c / t1) * log((c / (lc or 1)) * (t1 / (lt or 1))) / base)
-        return out
+        """Composite text density of every element: :func:`composite_densities` of the counts."""
+        return composite_densities(self.chars, self.tag_count, self.link_chars, self.link_tags)
 
     def text_run_density(self, length: int, composite: bool) -> float:
         """Density of a run of an element's own text taken as a pseudo-child (reference CETD).

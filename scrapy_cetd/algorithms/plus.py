@@ -45,7 +45,6 @@ the main region, the top block, and for each block of the walk why it was kept o
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
@@ -53,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..extraction import Selection
-from ..page import BLOCK_TAGS, Page
+from ..page import BLOCK_TAGS, Page, cetd_counts, composite_densities
 from ..registry import Algorithm, Param, register
 from .cetd import subtree_best
 
@@ -135,9 +134,8 @@ class _Counts:
 
 
 def _counts_without(page: Page, roots: list[int]) -> _Counts:
-    """``C``, ``T``, ``LC``, ``LT`` as if the subtrees at ``roots`` were not there: one
-    reverse pass with the rules of :meth:`Page._count`.  Text following a removed element
-    (its tail) belongs to the parent and is kept."""
+    """``C``, ``T``, ``LC``, ``LT`` as if the subtrees at ``roots`` were not there
+    (:func:`~scrapy_cetd.page.cetd_counts` with those subtrees flagged removed)."""
     n = len(page)
     removed = [False] * n
     if not roots:
@@ -145,53 +143,13 @@ def _counts_without(page: Page, roots: list[int]) -> _Counts:
     end = page.end
     for root in roots:
         removed[root : end[root]] = [True] * (end[root] - root)
-    parent = page.parent
-    chars = [0] * n
-    for owner, length in zip(page.run_owner, page.run_chars, strict=True):
-        if not removed[owner]:
-            chars[owner] += length
-    tag_count = [0] * n
-    link_chars = [0] * n
-    link_tags = [0] * n
-    is_link = page.is_link
-    for i in range(n - 1, 0, -1):
-        if removed[i]:
-            continue
-        p = parent[i]
-        c = chars[i]
-        if is_link[i]:
-            link_chars[i] = c
-        chars[p] += c
-        tag_count[p] += tag_count[i] + 1
-        link_chars[p] += link_chars[i]
-        lt = link_tags[i]
-        if is_link[i] or (lt and lt == tag_count[i] and link_chars[i] == c):
-            lt += 1
-        link_tags[p] += lt
-    if n and is_link[0]:
-        link_chars[0] = chars[0]
-    return _Counts(removed, chars, tag_count, link_chars, link_tags)
+    counts = cetd_counts(page.parent, page.is_link, page.run_owner, page.run_chars, removed)
+    return _Counts(removed, *counts)
 
 
 def _composite_density(counts: _Counts) -> list[float]:
-    """CTD (seed 000, Definition 2), as :attr:`Page.composite_text_density`, on ``counts``:
-
-    ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``,
-    every zero denominator read as 1.
-    """
-    total = counts.chars[0]
-    ratio = counts.link_chars[0] / total if total else 0.0
-    e = math.e
-    log = math.log
-    out = []
-    for c, t, lc, lt in zip(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags, strict=True):
-        if not c:
-            out.append(0.0)
-            continue
-        t1 = t or 1
-        base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
-        out.append((c / t1) * log((c / (lc or 1)) * (t1 / (lt or 1))) / base)
-    return out
+    """CTD (seed 000, Definition 2) on ``counts``, as :attr:`Page.composite_text_density`."""
+    return composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
 
 
 def _density_sums(page: Page, density: Sequence[float], removed: list[bool]) -> list[float]:
