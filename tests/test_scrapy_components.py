@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import gc
 import os
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
-import scrapy
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
@@ -31,39 +27,11 @@ from scrapy_cetd.middlewares import (
 )
 from scrapy_cetd.pipelines import ContentExtractionPipeline, WorkerPool
 from scrapy_cetd.settings import CetdConfig, InvalidSetting
+from tests.scrapy_items import RIVER_FIRST, SITE, ArticleAttrs, ArticleData, ArticleItem
 
-SITE = Path(__file__).parent / "site"
 RIVER = (SITE / "article-river.html").read_bytes()
-RIVER_FIRST = "More than eighty volunteers waded into the River Elm on Saturday morning"
 
 
-class ArticleItem(scrapy.Item):
-    url = scrapy.Field()
-    title = scrapy.Field()
-    text = scrapy.Field()
-    html = scrapy.Field()
-    cetd_flag = scrapy.Field()
-    cetd_error = scrapy.Field()
-
-
-@dataclasses.dataclass
-class ArticleData:
-    url: str
-    title: str | None = None
-    text: str | None = None
-    html: str | None = None
-    cetd_flag: str | None = None
-    cetd_error: str | None = None
-
-
-@attrs.define
-class ArticleAttrs:
-    url: str
-    title: str | None = None
-    text: str | None = None
-    html: str | None = None
-    cetd_flag: str | None = None
-    cetd_error: str | None = None
 
 
 class Components:

@@ -2,51 +2,21 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import attrs
 import pytest
 import scrapy
 from scrapy.http import TextResponse
 
 import scrapy_cetd
 from tests.conftest import HUGE_PARAGRAPHS, CrawlResult, run_crawl
+from tests.scrapy_items import RIVER_FIRST, SITE, ArticleAttrs, ArticleData, ArticleItem
 
-SITE = Path(__file__).parent / "site"
-RIVER_FIRST = "More than eighty volunteers waded into the River Elm on Saturday morning"
 NO_PAGE_FIELDS = ("title", "text", "html")
 
 
-class ArticleItem(scrapy.Item):
-    url = scrapy.Field()
-    title = scrapy.Field()
-    text = scrapy.Field()
-    html = scrapy.Field()
-    cetd_flag = scrapy.Field()
-    cetd_error = scrapy.Field()
-
-
-@dataclasses.dataclass
-class ArticleData:
-    url: str
-    title: str | None = None
-    text: str | None = None
-    html: str | None = None
-    cetd_flag: str | None = None
-    cetd_error: str | None = None
-
-
-@attrs.define
-class ArticleAttrs:
-    url: str
-    title: str | None = None
-    text: str | None = None
-    html: str | None = None
-    cetd_flag: str | None = None
-    cetd_error: str | None = None
 
 
 # Which item type the spider yields for a page: all four kinds travel through one crawl.
