@@ -35,7 +35,7 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from .page import Page
-from .parsing import EmptyDocument, parse_html, sniff_binary
+from .parsing import EmptyDocument, correct_declared_encoding, parse_html, sniff_binary
 from .settings import CetdConfig, ExtractionOptions, InvalidSetting
 
 if TYPE_CHECKING:
@@ -143,15 +143,9 @@ def _is_html(response: Response) -> bool:
 
 
 def _decoded_text(response: TextResponse) -> str:
-    """``response.text``; but a declared charset that turns valid UTF-8 into replacement
-    characters is overridden by UTF-8, as :func:`scrapy_cetd.parsing.decode_html` does."""
-    text = response.text
-    if "\ufffd" in text and response.encoding.replace("-", "").lower() != "utf8":
-        try:
-            return response.body.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-    return text
+    """``response.text``, with a declared charset that does not fit the body corrected as
+    :func:`scrapy_cetd.parsing.decode_html` does."""
+    return correct_declared_encoding(response.body, response.encoding, response.text)[1]
 
 
 class _Annotator:

@@ -19,7 +19,7 @@ from collections import Counter
 from lxml import etree
 from w3lib.encoding import html_to_unicode
 
-__all__ = ["EmptyDocument", "decode_html", "parse_html", "sniff_binary"]
+__all__ = ["EmptyDocument", "correct_declared_encoding", "decode_html", "parse_html", "sniff_binary"]
 
 # Magic numbers of formats that are sometimes served as text/html.
 _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
@@ -86,11 +86,18 @@ def _utf8_if_valid(data: bytes) -> str | None:
 def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]:
     """Decode HTML bytes; return ``(encoding, text)``."""
     encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_utf8_if_valid)
-    if encoding.replace("-", "").startswith(("utf16", "utf32")) and not data.startswith(_UTF16_32_BOMS):
+    return correct_declared_encoding(data, encoding, text)
+
+
+def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[str, str]:
+    """Check ``text``, decoded from ``data`` with a declared ``encoding``; return
+    ``(encoding, text)``, re-decoded as UTF-8 where the declaration does not fit the bytes."""
+    label = encoding.lower().replace("-", "").replace("_", "")
+    if label.startswith(("utf16", "utf32")) and not data.startswith(_UTF16_32_BOMS):
         # A UTF-16/32 label on bytes without a BOM is wrong (markup in those encodings
         # starts with one); the HTML standard reads such pages as UTF-8.
         return "utf-8", data.decode("utf-8", "replace")
-    if "\ufffd" in text and encoding not in ("utf-8", "utf8"):
+    if "\ufffd" in text and label != "utf8":
         try:
             return "utf-8", data.decode("utf-8")
         except UnicodeDecodeError:

@@ -361,3 +361,12 @@ def test_pipeline_without_the_spider_middleware_warns(caplog) -> None:
     caplog.clear()
     Components({"ADDONS": {"scrapy_cetd.Addon": 0}})
     assert "ContentSpiderMiddleware is not enabled" not in caplog.text
+
+
+def test_annotation_corrects_a_charset_label_that_does_not_fit_the_body() -> None:
+    from scrapy_cetd.middlewares import _decoded_text
+
+    body = "<html><head><meta charset='utf-16'></head><body><p>Grüße aus Köln</p></body></html>".encode()
+    response = HtmlResponse("https://example.com/", body=body)
+    assert response.encoding.startswith("utf-16")  # Scrapy believes the label
+    assert "Grüße aus Köln" in _decoded_text(response)
