@@ -15,11 +15,21 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["SPLITS", "Dataset", "DatasetError", "GoldPage", "load_dataset", "read_html", "select_pages"]
+__all__ = [
+    "SPLITS",
+    "Dataset",
+    "DatasetError",
+    "GoldPage",
+    "load_dataset",
+    "read_html",
+    "read_page_html",
+    "select_pages",
+]
 
 SPLITS = ("first-half", "second-half")
 _HTML_SUFFIXES = (".html.gz", ".html", ".htm.gz", ".htm")
@@ -59,6 +69,14 @@ def read_html(path: Path) -> bytes:
     """The page's bytes, gunzipped when the file is gzip."""
     data = path.read_bytes()
     return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
+def read_page_html(page: GoldPage) -> bytes:
+    """:func:`read_html` of a dataset page; a page that cannot be read is a :class:`DatasetError`."""
+    try:
+        return read_html(page.html_path)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise DatasetError(f"{page.html_path}: cannot read the page ({exc})") from None
 
 
 def _id_key(ids: Sequence[str]) -> Callable[[str], tuple[int, str]]:

@@ -20,7 +20,6 @@ import math
 import multiprocessing
 import statistics
 import time
-import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ from lxml import etree
 
 from ..api import extract
 from ..registry import get_algorithm
-from .datasets import DatasetError, GoldPage, read_html
+from .datasets import GoldPage, read_page_html
 from .metrics import (
     LcsScores,
     Scores,
@@ -203,10 +202,7 @@ def evaluate_pages(pages: Sequence[GoldPage], extractors: Sequence[Extractor], m
     warm_up(extractors)
     results = []
     for page in pages:
-        try:
-            html = read_html(page.html_path)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise DatasetError(f"{page.html_path}: cannot read the page ({exc})") from None
+        html = read_page_html(page)
         result = PageResult(page.page_id, page.page_type, page.url, time_lxml_parse(html))
         for extractor in extractors:
             error = None

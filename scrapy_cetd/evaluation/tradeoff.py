@@ -9,7 +9,6 @@ coefficient.  :func:`plot_tradeoff` draws it with matplotlib (the ``plot`` extra
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from ..api import extract_tree
 from ..page import Page
 from ..parsing import EmptyDocument, parse_html
 from ..registry import get_algorithm
-from .datasets import DatasetError, GoldPage, read_html
+from .datasets import GoldPage, read_page_html
 from .metrics import Scores
 from .runner import map_pages, mean_lcs, mean_scores, score_text
 
@@ -42,10 +41,7 @@ def sweep_pages(
     """The worker: per page, the scores (see ``score_text``) at each coefficient."""
     rows = []
     for gold_page in pages:
-        try:
-            html = read_html(gold_page.html_path)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise DatasetError(f"{gold_page.html_path}: cannot read the page ({exc})") from None
+        html = read_page_html(gold_page)
         try:
             page: Page | None = Page.from_tree(parse_html(html), gold_page.url)
         except EmptyDocument:
