@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import cached_property
+from operator import add, attrgetter, gt, methodcaller
 
 from lxml import etree
 
@@ -25,6 +26,7 @@ __all__ = [
     "LINK_TAGS",
     "Page",
     "cetd_counts",
+    "counts_as_link_tag",
     "collapsed_length",
     "composite_densities",
     "normalize_space",
@@ -43,6 +45,13 @@ BLOCK_TAGS = frozenset(
     hr html legend li main menu nav noscript ol option p pre section summary table tbody td
     tfoot th thead title tr ul""".split()
 )
+
+#: The non-blank text nodes under an element, in document order.
+_NON_BLANK_TEXT = etree.XPath(".//text()[normalize-space()]")
+_STYLE_OR_HIDDEN = etree.XPath("//@style | //@hidden")
+_text_holder = methodcaller("getparent")
+_is_tail = attrgetter("is_tail")
+_tag_of = attrgetter("tag")
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
@@ -76,7 +85,7 @@ def _clean(root: etree._Element) -> None:
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *REMOVED_TAGS, with_tail=False)
     hidden = [
         value.getparent()
-        for value in root.xpath("//@style | //@hidden")
+        for value in _STYLE_OR_HIDDEN(root)
         if value.attrname == "hidden" or _HIDDEN_STYLE.search(value)
     ]
     for el in hidden:
@@ -95,36 +104,26 @@ def _body_of(root: etree._Element) -> etree._Element:
     return root
 
 
+def counts_as_link_tag(is_link: bool, chars: int, tag_count: int, link_chars: int, link_tags: int) -> bool:
+    """Whether an element adds 1 to its parent's ``LT``: it is a link, or its whole content
+    is link content (``LT = T``, ``LC = C``, ``LT != 0``; ``ALGORITHMS.md`` section 1)."""
+    return is_link or (link_tags != 0 and link_tags == tag_count and link_chars == chars)
+
+
 def cetd_counts(
-    parent: Sequence[int],
-    is_link: Sequence[bool],
-    run_owner: Sequence[int],
-    run_chars: Sequence[int],
-    removed: Sequence[bool] | None = None,
+    parent: Sequence[int], is_link: Sequence[bool], run_owner: Sequence[int], run_chars: Sequence[int]
 ) -> tuple[list[int], list[int], list[int], list[int]]:
     """CETD's ``C``, ``T``, ``LC``, ``LT`` of every element (seed 000, 3.1-3.2), in one
-    reverse pass over preorder indices (``ALGORITHMS.md`` section 1).
-
-    ``LT`` adds 1 for a link child and for a non-link child whose whole content is link
-    content (``LT_c = T_c``, ``LC_c = C_c``, ``LT_c != 0``).  Elements flagged in
-    ``removed`` count as absent (their subtrees must be flagged whole); text following a
-    removed element belongs to its parent and still counts.
-    """
+    reverse pass over preorder indices (``ALGORITHMS.md`` section 1); ``LT`` counts the
+    children for which :func:`counts_as_link_tag` holds, plus their own ``LT``."""
     n = len(parent)
     chars = [0] * n
-    if removed is None:
-        for owner, length in zip(run_owner, run_chars):
-            chars[owner] += length
-    else:
-        for owner, length in zip(run_owner, run_chars):
-            if not removed[owner]:
-                chars[owner] += length
+    for owner, length in zip(run_owner, run_chars):
+        chars[owner] += length
     tag_count = [0] * n
     link_chars = [0] * n
     link_tags = [0] * n
     for i in range(n - 1, 0, -1):
-        if removed is not None and removed[i]:
-            continue
         p = parent[i]
         c = chars[i]
         if is_link[i]:
@@ -133,7 +132,7 @@ def cetd_counts(
         tag_count[p] += tag_count[i] + 1
         link_chars[p] += link_chars[i]
         lt = link_tags[i]
-        if is_link[i] or (lt and lt == tag_count[i] and link_chars[i] == c):
+        if is_link[i] or (lt and lt == tag_count[i] and link_chars[i] == c):  # counts_as_link_tag, inlined
             lt += 1
         link_tags[p] += lt
     if n and is_link[0]:
@@ -202,22 +201,11 @@ class Page:
         index = dict(zip(elements, range(len(elements))))
         parent = [-1]
         parent.extend(map(index.__getitem__, map(etree._Element.getparent, elements[1:])))
-        run_owner: list[int] = []
-        run_key: list[int] = []
-        run_text: list[str] = []
         # XPath's text() yields the DOM's text nodes in document order; for a tail,
         # getparent() is the element the text follows, not the one containing it.
-        for text in self.body.xpath(".//text()[normalize-space()]"):
-            i = index[text.getparent()]
-            if text.is_tail:
-                if i == 0:
-                    continue  # body's own tail lies outside the content area
-                run_owner.append(parent[i])
-                run_key.append(2 * i + 1)
-            else:
-                run_owner.append(i)
-                run_key.append(2 * i)
-            run_text.append(text)
+        texts = _NON_BLANK_TEXT(self.body)
+        holders = list(map(index.__getitem__, map(_text_holder, texts)))
+        is_tail = list(map(_is_tail, texts))
         # Attribute order matters: a Page's attributes are released in assignment order,
         # and lxml frees an element proxy in time proportional to its depth unless its
         # parent's proxy is still alive.  With ``index`` released first, the last reference
@@ -226,39 +214,39 @@ class Page:
         self.index = index
         self.elements = elements
         self.parent = parent
-        self.tags: list[str] = [el.tag if isinstance(el.tag, str) else "" for el in elements]
-        self.run_owner = run_owner
-        self.run_key = run_key
-        self.run_text = run_text
-        self.run_chars = [len(" ".join(t.split())) for t in run_text]  # collapsed_length, inlined
+        self.tags: list[str] = list(map(_tag_of, elements))
+        self.run_owner = [parent[i] if tail else i for i, tail in zip(holders, is_tail)]
+        self.run_key = [i + i + tail for i, tail in zip(holders, is_tail)]
+        self.run_text: list[str] = texts
+        # collapsed_length of each run, in C-level maps
+        self.run_chars = list(map(len, map(" ".join, map(str.split, texts))))
 
     def _count(self) -> None:
         """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""
         n = len(self.elements)
-        self.is_link = [t in LINK_TAGS for t in self.tags]
+        self.is_link = list(map(LINK_TAGS.__contains__, self.tags))
         self.chars, self.tag_count, self.link_chars, self.link_tags = cetd_counts(
             self.parent, self.is_link, self.run_owner, self.run_chars
         )
-        parent = self.parent
-        end = list(range(1, n + 1))
-        for i in range(n - 1, 0, -1):
-            p = parent[i]
-            if end[i] > end[p]:
-                end[p] = end[i]
-        #: ``end[i]``: one past the last element index of ``i``'s subtree.
-        self.end = end
+        #: ``end[i]``: one past the last element index of ``i``'s subtree (``i + 1 + T_i``).
+        self.end = list(map(add, self.tag_count, range(1, n + 1)))
 
     def __len__(self) -> int:
         return len(self.elements)
 
-    @cached_property
-    def children(self) -> list[list[int]]:
-        """Element children of each element, in document order."""
-        kids: list[list[int]] = [[] for _ in self.elements]
-        parent = self.parent
-        for i in range(1, len(parent)):
-            kids[parent[i]].append(i)
+    def children_of(self, i: int) -> list[int]:
+        """Element children of element ``i``, in document order (jumping over subtrees)."""
+        end = self.end
+        kids = []
+        child, stop = i + 1, end[i]
+        while child < stop:
+            kids.append(child)
+            child = end[child]
         return kids
+
+    def positions(self, *tags: str) -> list[int]:
+        """Indices of the elements with any of ``tags``, in document order."""
+        return list(map(self.index.__getitem__, self.body.iter(*tags)))
 
     @cached_property
     def link_ratio(self) -> float:
@@ -276,33 +264,28 @@ class Page:
         """Composite text density of every element: :func:`composite_densities` of the counts."""
         return composite_densities(self.chars, self.tag_count, self.link_chars, self.link_tags)
 
-    def text_run_density(self, length: int, composite: bool) -> float:
-        """Density of a run of an element's own text taken as a pseudo-child (reference CETD).
-
-        TD: ``L`` (no tags).  CTD: ``L * ln(L) / ln(ln(ratio * L + e))``.
-        """
-        if not composite:
-            return float(length)
-        base = math.log(math.log(self.link_ratio * length + math.e)) or 1.0
-        return length * math.log(length) / base if length > 0 else 0.0
-
     def density_sum(self, density: Sequence[float], composite: bool) -> list[float]:
         """DensitySum (seed 000, Definition 3): the sum of the children's densities.
 
-        Each run of the element's own text counts as a pseudo-child; an element with no
-        element children has its own density as DensitySum.
+        Each run of the element's own text counts as a pseudo-child, as in the reference
+        CETD: a run of ``L`` characters has TD ``L`` (no tags) and CTD
+        ``L * ln(L) / ln(ln(ratio * L + e))``.  An element with no element children has its
+        own density as DensitySum.
         """
         n = len(density)
         sums = [0.0] * n
-        has_child = [False] * n
         parent = self.parent
         for i in range(1, n):
-            p = parent[i]
-            sums[p] += density[i]
-            has_child[p] = True
+            sums[parent[i]] += density[i]
+        has_child = list(map(gt, self.end, range(1, n + 1)))
+        ratio = self.link_ratio
+        log, e = math.log, math.e
         for owner, length in zip(self.run_owner, self.run_chars):
-            if has_child[owner]:
-                sums[owner] += self.text_run_density(length, composite)
+            if has_child[owner] and length:
+                if composite:
+                    sums[owner] += length * log(length) / (log(log(ratio * length + e)) or 1.0)
+                else:
+                    sums[owner] += length
         return [s if has else d for s, has, d in zip(sums, has_child, density)]
 
     def path_to_body(self, i: int) -> list[int]:

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 
 from lxml import etree
-from w3lib.encoding import html_to_unicode
+from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding
 
 __all__ = ["EmptyDocument", "correct_declared_encoding", "decode_html", "parse_html", "sniff_binary"]
 
@@ -105,13 +105,32 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
     return encoding, text
 
 
-def _parser() -> etree.HTMLParser:
+def _valid_utf8_without_bom(data: bytes, content_type: str | None) -> bool:
+    """Whether :func:`decode_html` would read ``data`` as UTF-8 exactly as libxml2 reads it
+    when told the encoding: no BOM, UTF-8 (or nothing) declared by the HTTP header or else
+    the ``<meta>`` charset, valid UTF-8 bytes, and no XML declaration.  Such bytes go to the
+    parser undecoded (saving a decode and lxml's re-encoding of a ``str``)."""
+    if data.startswith((b"\xef\xbb\xbf", *_UTF16_32_BOMS)) or data.lstrip()[:5].lower() == b"<?xml":
+        return False
+    declared = (content_type and http_content_type_encoding(content_type)) or html_body_declared_encoding(data)
+    if declared not in (None, "utf-8"):
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _parser(encoding: str | None = None) -> etree.HTMLParser:
     return etree.HTMLParser(
+        encoding=encoding,
         remove_comments=True,
         remove_pis=True,
         huge_tree=True,
         no_network=True,
         default_doctype=False,
+        collect_ids=False,
     )
 
 
@@ -182,27 +201,31 @@ def parse_html(
 
     Raises :class:`EmptyDocument` for empty, whitespace-only or binary input.
     """
+    source: str | bytes
     if isinstance(data, bytes):
         kind = sniff_binary(data)
         if kind:
             raise EmptyDocument(f"binary:{kind}")
         if not data.strip():
             raise EmptyDocument("empty")
-        _, text = decode_html(data, content_type)
+        if _valid_utf8_without_bom(data, content_type):
+            source, parser = data, _parser("utf-8")
+        else:
+            source = _XML_DECLARATION.sub("", decode_html(data, content_type)[1], count=1)
+            parser = _parser()
     else:
-        text = data
-        kind = sniff_binary(text)
+        kind = sniff_binary(data)
         if kind:
             raise EmptyDocument(f"binary:{kind}")
-    if not text.strip():
+        source, parser = _XML_DECLARATION.sub("", data, count=1), _parser()
+    if not source.strip():
         raise EmptyDocument("empty")
-    text = _XML_DECLARATION.sub("", text, count=1)
-    parser = _parser()
     try:
-        root = etree.fromstring(text, parser)
+        root = etree.fromstring(source, parser)
     except (etree.XMLSyntaxError, ValueError):
         root = None
     if any(entry.type_name == "ERR_RESOURCE_LIMIT" for entry in parser.error_log):
+        text = source.decode("utf-8") if isinstance(source, bytes) else source
         root = _parse_without_depth_limit(text)
     if root is None:
         raise EmptyDocument("unparsable")

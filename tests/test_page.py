@@ -24,7 +24,11 @@ def test_elements_in_preorder_with_parents() -> None:
     assert page.tags == ["body", "div", "a", "a", "div", "p", "p", "a"]
     assert page.parent == [-1, 0, 1, 1, 0, 4, 4, 6]
     assert page.end == [8, 4, 3, 4, 8, 6, 8, 8]
-    assert page.children[4] == [5, 6]
+    assert page.children_of(4) == [5, 6]
+    assert page.children_of(0) == [1, 4]
+    assert page.children_of(7) == []
+    assert page.positions("a") == [2, 3, 7]
+    assert page.positions("p", "div") == [1, 4, 5, 6]
 
 
 def test_text_runs_in_document_order() -> None:

@@ -78,11 +78,10 @@ def smoothing_selection(page: Page, density: Sequence[float], coefficient: float
     threshold = density[0] * coefficient
     if n == 1 or threshold <= 0:
         return Selection(threshold=threshold, subtrees={0})
-    children = page.children
     marked: set[int] = set()
     stack = [0]
     while stack:
-        kids = children[stack.pop()]
+        kids = page.children_of(stack.pop())
         last = len(kids) - 1
         for k, child in enumerate(kids):
             total = 2.0 * density[child]

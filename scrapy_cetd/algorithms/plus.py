@@ -51,8 +51,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lxml import etree
+
 from ..extraction import Selection
-from ..page import BLOCK_TAGS, Page, cetd_counts, composite_densities
+from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag
 from ..registry import Algorithm, Param, register
 from .cetd import subtree_best
 
@@ -74,6 +76,9 @@ ITEM_MAX_SHARE = 0.25
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
 
+_WITH_ROLE_OR_MODAL = etree.XPath("descendant-or-self::*[@role or @aria-modal]")
+
+
 @dataclass
 class _Attributes:
     """The attributes the rules read, gathered in one pass: ``role`` (lower case) by
@@ -86,7 +91,9 @@ class _Attributes:
     def of(cls, page: Page) -> _Attributes:
         roles: dict[int, str] = {}
         modal: list[int] = []
-        for i, el in enumerate(page.elements):
+        index = page.index
+        for el in _WITH_ROLE_OR_MODAL(page.body):
+            i = index[el]
             role = el.get("role")
             if role is not None:
                 roles[i] = role.strip().lower()
@@ -100,7 +107,7 @@ def removed_roots(page: Page, attributes: _Attributes | None = None) -> list[int
     """Elements whose subtrees rule 2 removes, in document order (nested ones included)."""
     if attributes is None:
         attributes = _Attributes.of(page)
-    roots = {i for i, tag in enumerate(page.tags) if tag in REMOVED_TAGS}
+    roots = set(page.positions(*REMOVED_TAGS))
     roots.update(i for i, role in attributes.roles.items() if role in REMOVED_ROLES)
     roots.update(attributes.modal)
     return sorted(roots)
@@ -134,17 +141,50 @@ class _Counts:
 
 
 def _counts_without(page: Page, roots: list[int]) -> _Counts:
-    """``C``, ``T``, ``LC``, ``LT`` as if the subtrees at ``roots`` were not there
-    (:func:`~scrapy_cetd.page.cetd_counts` with those subtrees flagged removed)."""
+    """``C``, ``T``, ``LC``, ``LT`` as if the subtrees at ``roots`` were not there: the
+    page's counts (:func:`~scrapy_cetd.page.cetd_counts`), each removed subtree zeroed and
+    its contribution taken off its ancestors, bottom-up (``LT`` re-deciding, at each
+    ancestor, whether the child on the path still counts as a link tag)."""
     n = len(page)
     removed = [False] * n
     if not roots:
         return _Counts(removed, page.chars, page.tag_count, page.link_chars, page.link_tags)
-    end = page.end
+    chars, tag_count = page.chars[:], page.tag_count[:]
+    link_chars, link_tags = page.link_chars[:], page.link_tags[:]
+    end, parent, is_link = page.end, page.parent, page.is_link
     for root in roots:
-        removed[root : end[root]] = [True] * (end[root] - root)
-    counts = cetd_counts(page.parent, page.is_link, page.run_owner, page.run_chars, removed)
-    return _Counts(removed, *counts)
+        if removed[root]:
+            continue  # inside a subtree already removed
+        size = end[root] - root
+        removed[root : end[root]] = [True] * size
+        lost_chars, lost_tags, lost_link_chars = chars[root], tag_count[root] + 1, link_chars[root]
+        # The child on the path: its link tags as its parent counted them, before and after.
+        counted_before = link_tags[root] + counts_as_link_tag(
+            is_link[root], chars[root], tag_count[root], link_chars[root], link_tags[root]
+        )
+        counted_after = 0
+        zeros = [0] * size
+        chars[root : end[root]] = zeros
+        tag_count[root : end[root]] = zeros
+        link_chars[root : end[root]] = zeros
+        link_tags[root : end[root]] = zeros
+        node = parent[root]
+        while node >= 0:
+            before = link_tags[node] + counts_as_link_tag(
+                is_link[node], chars[node], tag_count[node], link_chars[node], link_tags[node]
+            )
+            old_link_chars = link_chars[node]
+            chars[node] -= lost_chars
+            tag_count[node] -= lost_tags
+            link_chars[node] = chars[node] if is_link[node] else old_link_chars - lost_link_chars
+            link_tags[node] += counted_after - counted_before
+            lost_link_chars = old_link_chars - link_chars[node]
+            counted_before = before
+            counted_after = link_tags[node] + counts_as_link_tag(
+                is_link[node], chars[node], tag_count[node], link_chars[node], link_tags[node]
+            )
+            node = parent[node]
+    return _Counts(removed, chars, tag_count, link_chars, link_tags)
 
 
 def _composite_density(counts: _Counts) -> list[float]:
@@ -162,7 +202,7 @@ def _density_sums(page: Page, density: Sequence[float], removed: list[bool]) -> 
         density_sum = [0.0 if gone else s for gone, s in zip(removed, density_sum, strict=True)]
     end, tags, is_link = page.end, page.tags, page.is_link
     covered = 0
-    for i in range(1, len(tags)):
+    for i in page.positions(*LINK_TAGS, *NOT_BLOCK_TAGS, "pre"):
         if i < covered:
             continue  # inside a link or a pre already handled
         if is_link[i] or tags[i] in NOT_BLOCK_TAGS:
@@ -181,7 +221,7 @@ def _walk(page: Page, density: Sequence[float], best: Sequence[int], top: int, t
     Returns the distinct marked blocks in document order of discovery."""
     marked: list[int] = []
     seen: set[int] = set()
-    children = page.children
+    children_of = page.children_of
     stack = [0]
     while stack:
         node = stack.pop()
@@ -190,7 +230,7 @@ def _walk(page: Page, density: Sequence[float], best: Sequence[int], top: int, t
             if block not in seen:
                 seen.add(block)
                 marked.append(block)
-            stack.extend(reversed(children[node]))
+            stack.extend(reversed(children_of(node)))
     return marked
 
 
@@ -219,7 +259,7 @@ class _Groups:
         p = self.page.parent[i]
         counts = self._counts.get(p)
         if counts is None:
-            counts = self._counts[p] = Counter(self.signature(s) for s in self.page.children[p])
+            counts = self._counts[p] = Counter(map(self.signature, self.page.children_of(p)))
         return counts[self.signature(i)] >= self.minimum
 
     def peers(self) -> list[int]:
@@ -228,7 +268,7 @@ class _Groups:
         for x in self.top_path[:-2]:
             if self.repeated(x):
                 sig = self.signature(x)
-                return [s for s in self.page.children[self.page.parent[x]] if self.signature(s) == sig]
+                return [s for s in self.page.children_of(self.page.parent[x]) if self.signature(s) == sig]
         return []
 
     def foreign_item(self, block: int) -> int | None:
@@ -365,13 +405,13 @@ def _prune_link_dense(
     ``LC >= link_prune * C`` are dropped.  Returns the removal flags with them added."""
     removed = counts.removed[:]
     chars, link_chars = counts.chars, counts.link_chars
-    tags, end, children = page.tags, page.end, page.children
+    tags, end, children_of = page.tags, page.end, page.children_of
     pruned = []
     for block in blocks:
         c = chars[block]
         if not c or link_chars[block] >= PRUNE_BLOCK_MAX_LINK_DENSITY * c:
             continue
-        stack = list(children[block])
+        stack = children_of(block)
         while stack:
             node = stack.pop()
             c = chars[node]
@@ -381,7 +421,7 @@ def _prune_link_dense(
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
             else:
-                stack.extend(children[node])
+                stack.extend(children_of(node))
     if pruned:
         info["pruned"] = [page.describe(i) for i in sorted(pruned)]
     return removed
@@ -402,7 +442,7 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
             tainted[parent[i]] = True
     subtrees: set[int] = set()
     runs: set[int] = set()
-    elements, children = page.elements, page.children
+    elements, children_of = page.elements, page.children_of
     stack = list(blocks)
     while stack:
         node = stack.pop()
@@ -414,7 +454,7 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
         text = elements[node].text
         if text and not text.isspace():
             runs.add(2 * node)
-        for child in children[node]:
+        for child in children_of(node):
             tail = elements[child].tail
             if tail and not tail.isspace():
                 runs.add(2 * child + 1)
