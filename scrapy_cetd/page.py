@@ -48,7 +48,8 @@ BLOCK_TAGS = frozenset(
 
 #: The non-blank text nodes under an element, in document order.
 _NON_BLANK_TEXT = etree.XPath(".//text()[normalize-space()]")
-_STYLE_OR_HIDDEN = etree.XPath("//@style | //@hidden")
+#: The attributes the page model reads: hiding ones, and ARIA roles and modality.
+_READ_ATTRIBUTES = etree.XPath("//@style | //@hidden | //@role | //@aria-modal")
 _text_holder = methodcaller("getparent")
 _is_tail = attrgetter("is_tail")
 _tag_of = attrgetter("tag")
@@ -80,16 +81,21 @@ def _drop_keeping_tail(element: etree._Element) -> None:
     parent.remove(element)
 
 
-def _clean(root: etree._Element) -> None:
-    """Remove non-content nodes in place, keeping the text that follows them."""
+def _clean(root: etree._Element) -> list[etree._ElementUnicodeResult]:
+    """Remove non-content nodes in place, keeping the text that follows them.  Returns the
+    ``role`` and ``aria-modal`` attributes, read in the same pass over the attributes."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *REMOVED_TAGS, with_tail=False)
-    hidden = [
-        value.getparent()
-        for value in _STYLE_OR_HIDDEN(root)
-        if value.attrname == "hidden" or _HIDDEN_STYLE.search(value)
-    ]
+    hidden = []
+    aria = []
+    for value in _READ_ATTRIBUTES(root):
+        name = value.attrname
+        if name == "hidden" or (name == "style" and _HIDDEN_STYLE.search(value)):
+            hidden.append(value.getparent())
+        elif name == "role" or name == "aria-modal":
+            aria.append(value)
     for el in hidden:
         _drop_keeping_tail(el)
+    return aria
 
 
 def _body_of(root: etree._Element) -> etree._Element:
@@ -175,10 +181,11 @@ class Page:
         self.title = self._find_title(root)
         #: A frameset page shows other documents; its own body holds no content.
         self.is_frameset = root.find("frameset") is not None
-        _clean(root)
+        aria = _clean(root)
         self.body = _body_of(root)
         self._walk()
         self._count()
+        self._read_aria(aria)
 
     @classmethod
     def from_tree(cls, tree: etree._Element | etree._ElementTree, url: str | None = None) -> Page:
@@ -230,6 +237,21 @@ class Page:
         )
         #: ``end[i]``: one past the last element index of ``i``'s subtree (``i + 1 + T_i``).
         self.end = list(map(add, self.tag_count, range(1, n + 1)))
+
+    def _read_aria(self, attributes: list[etree._ElementUnicodeResult]) -> None:
+        #: ``role`` (stripped, lower case) by element index, for elements under body.
+        self.roles: dict[int, str] = {}
+        #: Elements with ``aria-modal=true``, in document order.
+        self.modal: list[int] = []
+        index = self.index
+        for value in attributes:
+            i = index.get(value.getparent())
+            if i is None:
+                continue  # in <head>, or removed as hidden
+            if value.attrname == "role":
+                self.roles[i] = value.strip().lower()
+            elif value.strip().lower() == "true":
+                self.modal.append(i)
 
     def __len__(self) -> int:
         return len(self.elements)

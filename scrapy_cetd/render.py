@@ -41,12 +41,13 @@ def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[b
         content[root:covered_until] = [True] * (covered_until - root)
     kept = content[:]
     parent = page.parent
-    for key in selection.runs:
-        owner = key >> 1 if not key & 1 else parent[key >> 1]
-        kept[owner] = True
-    for i in range(n - 1, 0, -1):
-        if kept[i]:
-            kept[parent[i]] = True
+    owners = [key >> 1 if not key & 1 else parent[key >> 1] for key in selection.runs]
+    for node in (*sorted(selection.subtrees), *owners):
+        kept[node] = True
+        node = parent[node]
+        while node >= 0 and not kept[node]:  # mark the ancestors up to one already kept
+            kept[node] = True
+            node = parent[node]
     return content, kept
 
 
@@ -109,7 +110,7 @@ def render(page: Page, selection: Selection) -> tuple[str, str]:
                 if not (copy_root < i < copy_end):
                     html_pieces.append(escape(tail, quote=False))
     html_pieces.append("</html>")
-    lines = (" ".join(line.split()) for line in "".join(text_pieces).split(_LINE_BREAK))
+    lines = (" ".join(line.split()) for line in "".join(text_pieces).split(_LINE_BREAK) if line and not line.isspace())
     return "\n".join(_drop_repeated_lines(lines, selection.dedupe_min_chars)), "".join(html_pieces)
 
 

@@ -75,11 +75,11 @@ def test_block_ratio_keeps_blocks_at_or_above_a_tenth_of_the_top() -> None:
     info: dict = {}
     kept = plus.filter_blocks(page, [a, b, c], a, density_sum, 0.1, 3, info)
     assert kept == [a, c]
-    decisions = [entry["decision"] for entry in info["blocks"]]
+    decisions = [decision for _, _, decision in info["blocks"]]
     assert decisions[0] == "kept: top block"
     assert decisions[1] == "dropped: DensitySum < 0.1 x the top block's"
     assert decisions[2] == "kept: DensitySum >= 0.1 x the top block's"
-    assert [entry["density_sum"] for entry in info["blocks"]] == [100.0, 9.99, 10.0]
+    assert [value for _, value, _ in info["blocks"]] == [100.0, 9.99, 10.0]
     assert plus.filter_blocks(page, [a, b, c], a, density_sum, 0.0, 3, {}) == [a, b, c]
 
 
@@ -93,7 +93,7 @@ def test_main_region_restricts_blocks_only_when_the_top_block_is_in_it() -> None
     density_sum[top] = 100.0
     info: dict = {}
     assert plus.filter_blocks(page, [side, top, inner], top, density_sum, 0.1, 3, info) == [top, inner]
-    assert info["blocks"][0]["decision"] == "dropped: outside the main region"
+    assert info["blocks"][0][2] == "dropped: outside the main region"
     # The top block outside the main region: no restriction.
     assert plus.filter_blocks(page, [side, top, inner], side, density_sum, 0.1, 3, {}) == [side, top, inner]
 
@@ -118,8 +118,8 @@ def test_peers_of_the_top_blocks_item_are_kept_below_the_ratio() -> None:
     info: dict = {}
     assert plus.filter_blocks(page, [p0, p1, p2, other], p0, density_sum, 0.1, 3, info) == [p0, p1, p2]
     assert info["peer_items"] == 3
-    assert info["blocks"][1]["decision"] == "kept: inside a peer of the top block's repeated item"
-    assert info["blocks"][3]["decision"].startswith("dropped: DensitySum")
+    assert info["blocks"][1][2] == "kept: inside a peer of the top block's repeated item"
+    assert info["blocks"][3][2].startswith("dropped: DensitySum")
     # Two items are not a repeated group.
     assert plus.filter_blocks(page, [p0, p1, p2, other], p0, density_sum, 0.1, 4, {}) == [p0]
 
@@ -134,7 +134,7 @@ def test_small_repeated_items_after_a_lone_article_are_dropped() -> None:
     info: dict = {}
     assert plus.filter_blocks(page, [post, *firsts], post, density_sum, 0.1, 3, info) == [post]
     assert info["top_is_lone_prose"] is True
-    assert info["blocks"][1]["decision"].startswith("dropped: after the article, in a small repeated item li.comment")
+    assert info["blocks"][1][2].startswith("dropped: after the article, in a small repeated item li.comment")
     # Four paragraphs are not an article: the comments stay.
     short = page_of(f"<body><div id='post'>{paragraphs(4)}</div><ol>{comments}</ol></body>")
     post = index_of(short, "post")
@@ -146,12 +146,11 @@ def test_pre_is_one_block() -> None:
     code = "".join(f"<span>token{i}</span> = compute_the_value({i}, other_argument)\n" for i in range(50))
     page = page_of(f"<body><div id='doc'>{paragraphs(3)}<pre id='code'>{code}</pre></div></body>")
     density = page.composite_text_density
-    removed = [False] * len(page)
     faithful = page.density_sum(density, composite=True)
     pre = index_of(page, "code")
     # Faithful DensitySum: 50 token runs of about 35 characters outweigh three paragraphs.
     assert max(range(1, len(page)), key=faithful.__getitem__) == pre
-    sums = plus._density_sums(page, density, removed)
+    sums = plus._density_sums(page, density, [])
     assert sums[pre] == density[pre]
     assert sums[pre + 1 : page.end[pre]] == [0.0] * (page.end[pre] - pre - 1)
     assert max(range(1, len(page)), key=sums.__getitem__) == index_of(page, "doc")
@@ -164,12 +163,12 @@ def test_links_asides_and_their_content_are_never_blocks() -> None:
     faithful = page.density_sum(density, composite=True)
     card = index_of(page, "card")
     assert max(range(1, len(page)), key=faithful.__getitem__) > card  # faithful: a block inside the link
-    sums = plus._density_sums(page, density, [False] * len(page))
+    sums = plus._density_sums(page, density, [])
     assert sums[card : page.end[card]] == [0.0] * (page.end[card] - card)
     assert sums[:card] == faithful[:card]
     assert max(range(1, len(page)), key=sums.__getitem__) == index_of(page, "d")
     aside = page_of(f"<body><div id='d'>{paragraphs(2)}</div><aside id='s'><div>{paragraphs(3)}</div></aside></body>")
-    sums = plus._density_sums(aside, aside.composite_text_density, [False] * len(aside))
+    sums = plus._density_sums(aside, aside.composite_text_density, [])
     s = index_of(aside, "s")
     assert sums[s : aside.end[s]] == [0.0] * (aside.end[s] - s)
 

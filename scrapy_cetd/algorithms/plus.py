@@ -51,8 +51,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lxml import etree
-
 from ..extraction import Selection
 from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag
 from ..registry import Algorithm, Param, register
@@ -76,52 +74,21 @@ ITEM_MAX_SHARE = 0.25
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
 
-_WITH_ROLE_OR_MODAL = etree.XPath("descendant-or-self::*[@role or @aria-modal]")
-
-
-@dataclass
-class _Attributes:
-    """The attributes the rules read, gathered in one pass: ``role`` (lower case) by
-    element, and the elements with ``aria-modal=true``."""
-
-    roles: dict[int, str]
-    modal: list[int]
-
-    @classmethod
-    def of(cls, page: Page) -> _Attributes:
-        roles: dict[int, str] = {}
-        modal: list[int] = []
-        index = page.index
-        for el in _WITH_ROLE_OR_MODAL(page.body):
-            i = index[el]
-            role = el.get("role")
-            if role is not None:
-                roles[i] = role.strip().lower()
-            flag = el.get("aria-modal")
-            if flag is not None and flag.strip().lower() == "true":
-                modal.append(i)
-        return cls(roles, modal)
-
-
-def removed_roots(page: Page, attributes: _Attributes | None = None) -> list[int]:
+def removed_roots(page: Page) -> list[int]:
     """Elements whose subtrees rule 2 removes, in document order (nested ones included)."""
-    if attributes is None:
-        attributes = _Attributes.of(page)
     roots = set(page.positions(*REMOVED_TAGS))
-    roots.update(i for i, role in attributes.roles.items() if role in REMOVED_ROLES)
-    roots.update(attributes.modal)
+    roots.update(i for i, role in page.roles.items() if role in REMOVED_ROLES)
+    roots.update(page.modal)
     return sorted(roots)
 
 
-def main_region(page: Page, attributes: _Attributes | None = None) -> tuple[int, str] | None:
+def main_region(page: Page) -> tuple[int, str] | None:
     """The page's main region: the first ``<main>``, else the first ``role=main``, else the
     only ``<article>`` (none when there are several); with the rule that found it."""
     tags = page.tags
     if "main" in tags:
         return tags.index("main"), "first <main>"
-    if attributes is None:
-        attributes = _Attributes.of(page)
-    found = [i for i, role in attributes.roles.items() if role == "main"]
+    found = [i for i, role in page.roles.items() if role == "main"]
     if found:
         return min(found), "first role=main"
     if tags.count("article") == 1:
@@ -192,15 +159,15 @@ def _composite_density(counts: _Counts) -> list[float]:
     return composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
 
 
-def _density_sums(page: Page, density: Sequence[float], removed: list[bool]) -> list[float]:
+def _density_sums(page: Page, density: Sequence[float], roots: list[int]) -> list[float]:
     """DensitySum (seed 000, Definition 3) with removed elements at 0, and rule 3 on what
     a block is: a link (``a``, ``button``, ``select``) or a ``NOT_BLOCK_TAGS`` element and
     everything in it is never a block (DensitySum 0); a ``<pre>`` has its own density as
     DensitySum and its descendants 0 (preformatted text is one block)."""
     density_sum = page.density_sum(density, composite=True)
-    if any(removed):
-        density_sum = [0.0 if gone else s for gone, s in zip(removed, density_sum, strict=True)]
     end, tags, is_link = page.end, page.tags, page.is_link
+    for root in roots:
+        density_sum[root : end[root]] = [0.0] * (end[root] - root)
     covered = 0
     for i in page.positions(*LINK_TAGS, *NOT_BLOCK_TAGS, "pre"):
         if i < covered:
@@ -290,18 +257,18 @@ class _Groups:
 def _is_prose(page: Page, top: int) -> bool:
     """Whether the top block reads as an article: ``PROSE_MIN_PARAGRAPHS`` or more ``<p>``
     holding at least half of its characters."""
-    tags, chars, end = page.tags, page.chars, page.end
+    chars, end = page.chars, page.end
     in_paragraphs = 0
     paragraphs = 0
-    i = top
-    stop = end[top]
-    while i < stop:
-        if tags[i] == "p":
-            in_paragraphs += chars[i]
-            paragraphs += 1
-            i = end[i]
-        else:
-            i += 1
+    covered = top
+    for i in page.positions("p"):
+        if i >= end[top]:
+            break
+        if i < covered:
+            continue  # before the top block, or inside a paragraph already counted
+        in_paragraphs += chars[i]
+        paragraphs += 1
+        covered = end[i]
     return paragraphs >= PROSE_MIN_PARAGRAPHS and 2 * in_paragraphs >= chars[top]
 
 
@@ -313,15 +280,14 @@ def filter_blocks(
     block_ratio: float,
     peer_min: int,
     info: dict[str, Any],
-    attributes: _Attributes | None = None,
 ) -> list[int]:
     """Rule 4: which of the walk's blocks stay (see the module docstring, 4a-4d).
 
-    Records each block's decision and its reason in ``info["blocks"]`` (``node`` is the
-    element index; :func:`plus_selection` names the nodes only when diagnostics are asked for).
+    Records each block as ``(element index, DensitySum, decision)`` in ``info["blocks"]``
+    (:func:`plus_selection` names the nodes only when diagnostics are asked for).
     """
     end = page.end
-    region = main_region(page, attributes)
+    region = main_region(page)
     inside: tuple[int, int] | None = None
     if region is not None:
         start, rule = region
@@ -362,7 +328,7 @@ def filter_blocks(
             reason = above
         if reason[0] == "k":
             kept.append(block)
-        report.append({"node": block, "density_sum": density_sum[block], "decision": reason})
+        report.append((block, density_sum[block], reason))
     info["blocks"] = report
     return kept
 
@@ -478,8 +444,7 @@ def plus_selection(
     block (largest DensitySum) up to body.  ``peer_min = 0`` turns rules 4b-4c off,
     ``link_prune = 1`` still prunes all-link blocks; ``> 1`` turns rule 7 off.
     """
-    attributes = _Attributes.of(page)
-    roots = removed_roots(page, attributes)
+    roots = removed_roots(page)
     counts = _counts_without(page, roots)
     density = _composite_density(counts) if roots else page.composite_text_density
     removed = counts.removed
@@ -487,8 +452,8 @@ def plus_selection(
     n = len(page)
     if n <= 1 or counts.chars[0] == 0:
         return Selection(threshold=None, diagnostics=info)
-    density_sum = _density_sums(page, density, removed)
-    top = max(range(1, n), key=density_sum.__getitem__)
+    density_sum = _density_sums(page, density, roots)
+    top = density_sum.index(max(density_sum[1:]), 1)  # the first of largest DensitySum
     threshold = min(density[i] for i in page.path_to_body(top)) * coefficient
     info["top_block"] = page.describe(top)
     info["threshold"] = threshold
@@ -496,7 +461,7 @@ def plus_selection(
         blocks = [0]
     else:
         marked = _walk(page, density, subtree_best(page, density_sum), top, threshold)
-        blocks = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info, attributes)
+        blocks = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
         blocks += _rescue_structures(page, blocks, counts, info)
         if link_prune <= 1.0:
             removed = _prune_link_dense(page, blocks, counts, link_prune, info)
@@ -504,7 +469,12 @@ def plus_selection(
     blocks_report = info.pop("blocks", [])
 
     def explain() -> dict[str, Any]:
-        return {"blocks": [{**entry, "node": page.describe(entry["node"])} for entry in blocks_report]}
+        return {
+            "blocks": [
+                {"node": page.describe(node), "density_sum": value, "decision": decision}
+                for node, value, decision in blocks_report
+            ]
+        }
 
     return Selection(
         threshold=threshold,
