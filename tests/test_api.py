@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from lxml import etree
 
 from scrapy_cetd import (
     DEFAULT_ALGORITHM,
@@ -68,6 +69,30 @@ def test_invalid_utf8_is_replaced_not_fatal() -> None:
     body = b"<html><head><meta charset='utf-8'></head><body><p>valid text \xff\xfe here and more</p></body></html>"
     result = extract(body)
     assert "valid text" in result.text and "here and more" in result.text
+
+
+@pytest.mark.parametrize(
+    ("prefix", "content_type"),
+    [
+        ("", None),  # no charset anywhere: valid UTF-8 bytes go to the parser undecoded
+        ("<meta charset='utf-8'>", None),
+        ("", "text/html; charset=UTF-8"),
+        ("\ufeff", None),  # a BOM: decoded first
+        ("<?xml version='1.0' encoding='utf-8'?>", None),  # an XML declaration: decoded first
+        ("<meta charset='windows-1252'>", None),  # declared otherwise: decoded first
+    ],
+)
+def test_bytes_and_text_give_the_same_tree(prefix: str, content_type: str | None) -> None:
+    page = (
+        f"{prefix}<html><head><title>Ünïcode ✓</title></head>"
+        "<body><p>Grüße, 東京, emoji 🎉 — “quotes”.</p></body></html>"
+    )
+    data = page.encode("cp1252", "replace") if "1252" in prefix else page.encode("utf-8")
+    expected = data.decode("cp1252") if "1252" in prefix else page.lstrip("\ufeff")
+    from_bytes = parse_html(data, content_type=content_type)
+    from_text = parse_html(expected)
+    assert etree.tostring(from_bytes, encoding="unicode") == etree.tostring(from_text, encoding="unicode")
+    assert "Grüße" in extract(data, content_type=content_type).text
 
 
 def test_extract_tree_accepts_a_parsed_tree() -> None:
