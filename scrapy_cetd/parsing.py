@@ -113,13 +113,7 @@ def _valid_utf8_without_bom(data: bytes, content_type: str | None) -> bool:
     if data.startswith((b"\xef\xbb\xbf", *_UTF16_32_BOMS)) or data.lstrip()[:5].lower() == b"<?xml":
         return False
     declared = (content_type and http_content_type_encoding(content_type)) or html_body_declared_encoding(data)
-    if declared not in (None, "utf-8"):
-        return False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    return declared in (None, "utf-8") and _utf8_if_valid(data) is not None
 
 
 def _parser(encoding: str | None = None) -> etree.HTMLParser:
@@ -201,25 +195,17 @@ def parse_html(
 
     Raises :class:`EmptyDocument` for empty, whitespace-only or binary input.
     """
-    source: str | bytes
-    if isinstance(data, bytes):
-        kind = sniff_binary(data)
-        if kind:
-            raise EmptyDocument(f"binary:{kind}")
-        if not data.strip():
-            raise EmptyDocument("empty")
-        if _valid_utf8_without_bom(data, content_type):
-            source, parser = data, _parser("utf-8")
-        else:
-            source = _XML_DECLARATION.sub("", decode_html(data, content_type)[1], count=1)
-            parser = _parser()
-    else:
-        kind = sniff_binary(data)
-        if kind:
-            raise EmptyDocument(f"binary:{kind}")
-        source, parser = _XML_DECLARATION.sub("", data, count=1), _parser()
+    kind = sniff_binary(data)
+    if kind:
+        raise EmptyDocument(f"binary:{kind}")
+    source = data
+    if isinstance(source, bytes) and source.strip() and not _valid_utf8_without_bom(source, content_type):
+        source = decode_html(source, content_type)[1]
     if not source.strip():
         raise EmptyDocument("empty")
+    if isinstance(source, str):
+        source = _XML_DECLARATION.sub("", source, count=1)
+    parser = _parser("utf-8" if isinstance(source, bytes) else None)
     try:
         root = etree.fromstring(source, parser)
     except (etree.XMLSyntaxError, ValueError):

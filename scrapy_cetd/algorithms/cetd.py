@@ -15,7 +15,7 @@ from ..extraction import Selection
 from ..page import Page
 from ..registry import Algorithm, register
 
-__all__ = ["densitysum_selection", "smoothing_selection"]
+__all__ = ["densitysum_selection", "smoothing_selection", "subtree_best", "top_block"]
 
 
 def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
@@ -27,6 +27,11 @@ def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
         if density_sum[best[i]] > density_sum[best[p]]:
             best[p] = best[i]
     return best
+
+
+def top_block(density_sum: Sequence[float]) -> int:
+    """``M``: the first element under body (index 0) with the largest DensitySum."""
+    return density_sum.index(max(density_sum[1:]), 1)
 
 
 def densitysum_selection(
@@ -46,7 +51,7 @@ def densitysum_selection(
     if n <= 1 or page.chars[0] == 0:
         return Selection(threshold=None, subtrees={0} if page.chars and page.chars[0] else set())
     best = subtree_best(page, density_sum)
-    top = max(range(1, n), key=density_sum.__getitem__)
+    top = top_block(density_sum)
     base = min(density[i] for i in page.path_to_body(top))
     threshold = base * coefficient
     if threshold <= 0:

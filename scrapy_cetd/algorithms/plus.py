@@ -54,7 +54,7 @@ from typing import Any
 from ..extraction import Selection
 from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag
 from ..registry import Algorithm, Param, register
-from .cetd import subtree_best
+from .cetd import subtree_best, top_block
 
 __all__ = ["filter_blocks", "main_region", "plus_selection", "removed_roots"]
 
@@ -119,6 +119,11 @@ def _counts_without(page: Page, roots: list[int]) -> _Counts:
     chars, tag_count = page.chars[:], page.tag_count[:]
     link_chars, link_tags = page.link_chars[:], page.link_tags[:]
     end, parent, is_link = page.end, page.parent, page.is_link
+
+    def counted_by_parent(i: int) -> int:
+        """``LT_i`` plus 1 if ``i`` counts as a link tag: what ``i`` adds to its parent's ``LT``."""
+        return link_tags[i] + counts_as_link_tag(is_link[i], chars[i], tag_count[i], link_chars[i], link_tags[i])
+
     for root in roots:
         if removed[root]:
             continue  # inside a subtree already removed
@@ -126,9 +131,7 @@ def _counts_without(page: Page, roots: list[int]) -> _Counts:
         removed[root : end[root]] = [True] * size
         lost_chars, lost_tags, lost_link_chars = chars[root], tag_count[root] + 1, link_chars[root]
         # The child on the path: its link tags as its parent counted them, before and after.
-        counted_before = link_tags[root] + counts_as_link_tag(
-            is_link[root], chars[root], tag_count[root], link_chars[root], link_tags[root]
-        )
+        counted_before = counted_by_parent(root)
         counted_after = 0
         zeros = [0] * size
         chars[root : end[root]] = zeros
@@ -137,9 +140,7 @@ def _counts_without(page: Page, roots: list[int]) -> _Counts:
         link_tags[root : end[root]] = zeros
         node = parent[root]
         while node >= 0:
-            before = link_tags[node] + counts_as_link_tag(
-                is_link[node], chars[node], tag_count[node], link_chars[node], link_tags[node]
-            )
+            before = counted_by_parent(node)
             old_link_chars = link_chars[node]
             chars[node] -= lost_chars
             tag_count[node] -= lost_tags
@@ -147,9 +148,7 @@ def _counts_without(page: Page, roots: list[int]) -> _Counts:
             link_tags[node] += counted_after - counted_before
             lost_link_chars = old_link_chars - link_chars[node]
             counted_before = before
-            counted_after = link_tags[node] + counts_as_link_tag(
-                is_link[node], chars[node], tag_count[node], link_chars[node], link_tags[node]
-            )
+            counted_after = counted_by_parent(node)
             node = parent[node]
     return _Counts(removed, chars, tag_count, link_chars, link_tags)
 
@@ -453,7 +452,7 @@ def plus_selection(
     if n <= 1 or counts.chars[0] == 0:
         return Selection(threshold=None, diagnostics=info)
     density_sum = _density_sums(page, density, roots)
-    top = density_sum.index(max(density_sum[1:]), 1)  # the first of largest DensitySum
+    top = top_block(density_sum)
     threshold = min(density[i] for i in page.path_to_body(top)) * coefficient
     info["top_block"] = page.describe(top)
     info["threshold"] = threshold
