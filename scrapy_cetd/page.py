@@ -23,6 +23,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import cached_property
+from itertools import accumulate
 from operator import add, attrgetter, gt, methodcaller
 
 from lxml import etree
@@ -33,7 +34,6 @@ __all__ = [
     "Page",
     "cetd_counts",
     "counts_as_link_tag",
-    "collapsed_length",
     "composite_densities",
     "normalize_space",
 ]
@@ -66,11 +66,6 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 def normalize_space(text: str) -> str:
     """Collapse whitespace runs to one space and strip, as a browser renders text."""
     return " ".join(text.split())
-
-
-def collapsed_length(text: str) -> int:
-    """Characters of ``text`` as rendered: whitespace runs count as one space, ends stripped."""
-    return len(" ".join(text.split()))
 
 
 def _drop_keeping_tail(element: etree._Element) -> None:
@@ -231,8 +226,9 @@ class Page:
         self.run_owner = [parent[i] if tail else i for i, tail in zip(holders, is_tail)]
         self.run_key = [i + i + tail for i, tail in zip(holders, is_tail)]
         self.run_text: list[str] = texts
-        # collapsed_length of each run, in C-level maps
-        self.run_chars = list(map(len, map(" ".join, map(str.split, texts))))
+        #: Each run as rendered: whitespace runs collapsed to one space, ends stripped.
+        self.run_collapsed: list[str] = list(map(" ".join, map(str.split, texts)))
+        self.run_chars = list(map(len, self.run_collapsed))
 
     def _count(self) -> None:
         """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""
@@ -275,6 +271,13 @@ class Page:
     def positions(self, *tags: str) -> list[int]:
         """Indices of the elements with any of ``tags``, in document order."""
         return list(map(self.index.__getitem__, self.body.iter(*tags)))
+
+    @cached_property
+    def block_starts(self) -> list[int]:
+        """``block_starts[i]``: how many of elements ``0 .. i-1`` are block-level
+        (``BLOCK_TAGS``), so ``block_starts[j] - block_starts[i]`` block-level elements
+        start between elements ``i`` and ``j``."""
+        return list(accumulate(map(BLOCK_TAGS.__contains__, self.tags), initial=0))
 
     @cached_property
     def link_ratio(self) -> float:

@@ -4,14 +4,18 @@ One renderer for every algorithm.  Text gets a line break at every block-level e
 boundary and a space at inline boundaries, so words never glue together across elements.
 The cleaned HTML keeps the content and its ancestors, with their tags and attributes, so
 the page's original structure survives (seed 000, section 1: "preserve the original
-structure").  Both are produced in one iterative walk: no recursion on the DOM.
+structure").  Text comes from the page's text runs and their line numbers
+(:attr:`~scrapy_cetd.page.Page.run_line`); the HTML from lxml's serialization of the
+selected subtrees, inside the start and end tags of their ancestors.  No recursion on the
+DOM.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
 from html import escape
+from itertools import compress
+from operator import and_
 
 from lxml import etree
 
@@ -20,35 +24,39 @@ from .page import BLOCK_TAGS, Page
 
 __all__ = ["render"]
 
-_LINE_BREAK = "\n"
 _NAME = re.compile(r"^[^\s\"'>/=\x00-\x1f]+$")
 _VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
 )
 
 
-def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[bool]]:
-    """``content[i]``: element ``i`` lies inside a selected subtree.  ``kept[i]``: it or a
-    descendant holds content, so it appears in the cleaned HTML."""
-    n = len(page)
-    content = [False] * n
+def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[int], list[int]]:
+    """``content[i]``: element ``i`` lies inside a selected subtree.  Also the outermost
+    selected subtrees, and the other elements of the cleaned HTML (their ancestors and the
+    owners of selected runs), both in document order."""
+    content = [False] * len(page)
     end = page.end
+    roots = []
     covered_until = 0
     for root in sorted(selection.subtrees):
         if root < covered_until:
             continue  # nested in a subtree already marked
         covered_until = end[root]
         content[root:covered_until] = [True] * (covered_until - root)
-    kept = content[:]
+        roots.append(root)
+    if roots == [0]:
+        roots = page.children_of(0)  # body is renamed, never copied whole
     parent = page.parent
-    owners = [key >> 1 if not key & 1 else parent[key >> 1] for key in selection.runs]
-    for node in (*sorted(selection.subtrees), *owners):
-        kept[node] = True
-        node = parent[node]
-        while node >= 0 and not kept[node]:  # mark the ancestors up to one already kept
-            kept[node] = True
+    starts = [parent[root] for root in roots]
+    starts += [key >> 1 if not key & 1 else parent[key >> 1] for key in selection.runs]
+    if content[0]:
+        starts.append(0)
+    kept = set()
+    for node in starts:
+        while node >= 0 and node not in kept and (node == 0 or not content[node]):
+            kept.add(node)
             node = parent[node]
-    return content, kept
+    return content, roots, sorted(kept)
 
 
 def _start_tag(tag: str, attrib: dict[str, str]) -> str:
@@ -60,69 +68,136 @@ def render(page: Page, selection: Selection) -> tuple[str, str]:
     """Return ``(text, html)`` for the selected content of ``page``."""
     if selection.lines is not None and not selection.subtrees and not selection.runs:
         return "\n".join(selection.lines), ""
-    content, kept = _content_flags(page, selection)
-    if not kept or not kept[0]:
+    if not len(page) or not (selection.subtrees or selection.runs):
         return "", ""
-    runs = selection.runs
-    index = page.index
-    tags = page.tags
-    parent = page.parent
-    text_pieces: list[str] = []
-    html_pieces: list[str] = ["<html>"]
-    if page.title:
-        html_pieces.append(f"<head><title>{escape(page.title, quote=False)}</title></head>")
+    content, roots, ancestors = _content_flags(page, selection)
+    return _text(page, selection, content), _html(page, selection, content, roots, ancestors)
+
+
+def _text(page: Page, selection: Selection, content: list[bool]) -> str:
+    """The selected runs in document order, a line break between two of them where a
+    block-level element starts or ends between them, else a space.  A ``<pre>`` selected
+    whole is one block of its source text, line breaks kept.
+
+    Between runs ``r`` and ``t`` a block-level element ends iff the nearest block-level
+    element holding ``r`` does not hold ``t``; one starts iff a block-level element's
+    index lies between their start cursors (the first element starting after each run).
+    """
+    selected = list(map(content.__getitem__, page.run_owner))
+    if selection.runs:
+        runs = selection.runs
+        selected = [chosen or key in runs for chosen, key in zip(selected, page.run_key)]
+    # Runs of only non-ASCII whitespace (``&nbsp;``) render as nothing.
+    chosen = compress(range(len(selected)), map(and_, selected, map(bool, page.run_chars)))
+    texts, raw, owners, keys = page.run_collapsed, page.run_text, page.run_owner, page.run_key
+    end, tags, parent = page.end, page.tags, page.parent
+    block_starts = page.block_starts
+    pre_of = _outermost_pre(page)
+    nearest_block: dict[int, int] = {}
+    pieces = []
+    cursor = block = block_end = last_key = last = pre_done = -1
+    for k in chosen:
+        owner, key = owners[k], keys[k]
+        text = texts[k]
+        if pre_of and (pre := pre_of[owner]) >= 0 and content[pre]:
+            if pre == pre_done:
+                continue  # a selected <pre> is emitted whole at its first run
+            text, pre_done = "".join(page.elements[pre].itertext()), pre
+        next_cursor = end[key >> 1] if key & 1 else (key >> 1) + 1
+        if key == last_key:  # one DOM text split in two by a removed node: no boundary
+            if raw[k][:1].isspace() or raw[last][-1:].isspace():
+                pieces.append(" ")
+        elif cursor >= 0:
+            new_line = not block <= owner < block_end or block_starts[next_cursor] != block_starts[cursor]
+            pieces.append("\n" if new_line else " ")
+        pieces.append(text)
+        cursor, last_key, last = next_cursor, key, k
+        block = nearest_block.get(owner, -1)
+        if block < 0:
+            block = owner
+            while tags[block] not in BLOCK_TAGS:
+                block = parent[block]
+            nearest_block[owner] = block
+        block_end = end[block]
+    lines = "".join(pieces).split("\n")
+    if pre_of:
+        lines = list(filter(None, map(" ".join, map(str.split, lines))))
+    return "\n".join(_drop_repeated_lines(lines, selection.dedupe_min_chars))
+
+
+def _outermost_pre(page: Page) -> list[int]:
+    """Per element, the outermost ``<pre>`` holding it (or -1); empty without ``<pre>``."""
+    if "pre" not in page.tags:
+        return []
+    pre_of = [-1] * len(page)
     end = page.end
-    # Elements copy_root <= i < copy_end lie in a content subtree lxml serialized whole.
-    copy_root = copy_end = -1
-    walker = etree.iterwalk(page.body, events=("start", "end"))
-    for event, el in walker:
-        i = index[el]
-        tag = tags[i] or "span"
-        if i == 0:
-            tag = "body"
-        in_copy = copy_root <= i < copy_end
-        if event == "start":
-            if not kept[i]:
-                walker.skip_subtree()
-                continue
-            text_pieces.append(_LINE_BREAK if tag in BLOCK_TAGS else " ")
+    for pre in page.positions("pre"):
+        if pre_of[pre] < 0:
+            pre_of[pre : end[pre]] = [pre] * (end[pre] - pre)
+    return pre_of
+
+
+def _html(page: Page, selection: Selection, content: list[bool], roots: list[int], ancestors: list[int]) -> str:
+    """The cleaned HTML: ``roots`` serialized whole by lxml, their ``ancestors`` (and the
+    owners of selected runs) as start and end tags, selected text runs escaped."""
+    runs = selection.runs
+    elements, tags, end, parent = page.elements, page.tags, page.end, page.parent
+    pieces = ["<html>"]
+    if page.title:
+        pieces.append(f"<head><title>{escape(page.title, quote=False)}</title></head>")
+
+    def tail_of(i: int) -> None:
+        tail = elements[i].tail
+        if tail and i and (content[parent[i]] or 2 * i + 1 in runs):
+            pieces.append(escape(tail, quote=False))
+
+    open_elements: list[int] = []
+
+    def close_until(i: int) -> None:
+        while open_elements and end[open_elements[-1]] <= i:
+            j = open_elements.pop()
+            tag = "body" if j == 0 else tags[j]
+            if tag not in _VOID_TAGS:
+                pieces.append(f"</{tag}>")
+            tail_of(j)
+
+    is_root = set(roots)
+    is_ancestor = set(ancestors)
+    tails = {key >> 1 for key in runs if key & 1}
+    covered_until = 0
+    for i in sorted(is_root | is_ancestor | tails):
+        if i < covered_until:
+            continue  # inside a subtree serialized whole
+        close_until(i)
+        el = elements[i]
+        if i in is_root:
+            pieces.append(etree.tostring(el, method="html", encoding="unicode", with_tail=False))
+            covered_until = end[i]
+            tail_of(i)
+        elif i in is_ancestor:
+            pieces.append(_start_tag("body" if i == 0 else tags[i], el.attrib))
             text = el.text
-            is_content = content[i]
-            if not in_copy:
-                if is_content and tags[i] == tag:
-                    # A whole content subtree: lxml serializes it in one call.
-                    html_pieces.append(etree.tostring(el, method="html", encoding="unicode", with_tail=False))
-                    copy_root, copy_end = i, end[i]
-                else:
-                    html_pieces.append(_start_tag(tag, el.attrib))
-                    if text and (is_content or 2 * i in runs):
-                        html_pieces.append(escape(text, quote=False))
-            if text and (is_content or 2 * i in runs):
-                text_pieces.append(text)
+            if text and (content[i] or 2 * i in runs):
+                pieces.append(escape(text, quote=False))
+            open_elements.append(i)
         else:
-            if kept[i]:
-                text_pieces.append(_LINE_BREAK if tag in BLOCK_TAGS else " ")
-                if not in_copy and tag not in _VOID_TAGS:
-                    html_pieces.append(f"</{tag}>")
-            tail = el.tail
-            if tail and i and (content[parent[i]] or 2 * i + 1 in runs):
-                text_pieces.append(tail)
-                if not (copy_root < i < copy_end):
-                    html_pieces.append(escape(tail, quote=False))
-    html_pieces.append("</html>")
-    lines = (" ".join(line.split()) for line in "".join(text_pieces).split(_LINE_BREAK) if line and not line.isspace())
-    return "\n".join(_drop_repeated_lines(lines, selection.dedupe_min_chars)), "".join(html_pieces)
+            tail_of(i)  # the tail of an element left out
+    close_until(len(page))
+    pieces.append("</html>")
+    return "".join(pieces)
 
 
-def _drop_repeated_lines(lines: Iterable[str], min_chars: int) -> Iterator[str]:
-    """The non-empty lines; with ``min_chars > 0``, a line of ``min_chars`` or more
-    characters that already appeared is left out (short lines may repeat legitimately)."""
+def _drop_repeated_lines(lines: list[str], min_chars: int) -> list[str]:
+    """With ``min_chars > 0``, a line of ``min_chars`` or more characters that already
+    appeared is left out (short lines may repeat legitimately)."""
+    if not min_chars or len(set(lines)) == len(lines):
+        return lines
     seen: set[str] = set()
+    kept = []
     for line in lines:
-        if not line:
-            continue
-        if min_chars and len(line) >= min_chars:
+        if len(line) >= min_chars:
             if line in seen:
                 continue
             seen.add(line)
-        yield line
+        kept.append(line)
+    return kept
