@@ -2,7 +2,8 @@
 
 Every algorithm works on a :class:`Page`.  Elements under ``<body>`` are numbered in
 document (preorder) order, body being 0; text is held as *runs*: an element's ``.text``
-and each element's ``.tail``, the DOM's text nodes.  Run ``k`` belongs to element
+and each element's ``.tail`` (lxml's view of the DOM's text nodes), those with a
+character other than XML whitespace.  Run ``k`` belongs to element
 ``run_owner[k]`` (its DOM parent); its key is ``2 * i`` for the ``.text`` of element ``i``
 and ``2 * i + 1`` for its ``.tail``.
 
@@ -13,8 +14,9 @@ iterative bottom-up pass, so a page nested 100,000 deep needs no recursion.  The
 use landmarks.
 
 Speed: the per-element work is done in C where lxml and CPython allow it (XPath for the
-text nodes and attributes, ``map`` over element lists, subtree extents from ``T``);
-Python-level loops remain only where a value depends on another element's.
+attributes, ``map`` over element lists, runs put in document order by one sort, subtree
+extents from ``T``); Python-level loops remain only where a value depends on another
+element's.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ import math
 import re
 from collections.abc import Sequence
 from functools import cached_property
-from itertools import accumulate
-from operator import add, attrgetter, gt, methodcaller
+from itertools import accumulate, compress, repeat
+from operator import add, attrgetter, gt
 
 from lxml import etree
 
@@ -52,12 +54,11 @@ BLOCK_TAGS = frozenset(
     tfoot th thead title tr ul""".split()
 )
 
-#: The non-blank text nodes under an element, in document order.
-_NON_BLANK_TEXT = etree.XPath(".//text()[normalize-space()]")
 #: The attributes the page model reads: hiding ones, and ARIA roles and modality.
 _READ_ATTRIBUTES = etree.XPath("//@style | //@hidden | //@role | //@aria-modal")
-_text_holder = methodcaller("getparent")
-_is_tail = attrgetter("is_tail")
+_XML_SPACE = " \t\n\r"
+_text_of = attrgetter("text")
+_tail_of = attrgetter("tail")
 _tag_of = attrgetter("tag")
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
@@ -66,6 +67,13 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 def normalize_space(text: str) -> str:
     """Collapse whitespace runs to one space and strip, as a browser renders text."""
     return " ".join(text.split())
+
+
+def _non_blank(texts: list[str | None]) -> list[int]:
+    """Indices of the texts with a character other than XML whitespace (space, tab, line
+    feed, carriage return; as XPath's ``normalize-space``), in C-level maps."""
+    present = list(compress(range(len(texts)), texts))
+    return list(compress(present, map(str.strip, map(texts.__getitem__, present), repeat(_XML_SPACE))))
 
 
 def _drop_keeping_tail(element: etree._Element) -> None:
@@ -185,7 +193,6 @@ class Page:
         aria = _clean(root)
         self.body = _body_of(root)
         self._walk()
-        self._count()
         self._read_aria(aria)
 
     @classmethod
@@ -204,16 +211,13 @@ class Page:
         return None
 
     def _walk(self) -> None:
-        """Number elements in preorder and record text runs in document order."""
+        """Number elements in preorder, read their text runs, count, then put the runs in
+        document order (which needs each subtree's extent, known from the counts)."""
         elements: list[etree._Element] = list(self.body.iter(etree.Element))
-        index = dict(zip(elements, range(len(elements))))
+        n = len(elements)
+        index = dict(zip(elements, range(n)))
         parent = [-1]
         parent.extend(map(index.__getitem__, map(etree._Element.getparent, elements[1:])))
-        # XPath's text() yields the DOM's text nodes in document order; for a tail,
-        # getparent() is the element the text follows, not the one containing it.
-        texts = _NON_BLANK_TEXT(self.body)
-        holders = list(map(index.__getitem__, map(_text_holder, texts)))
-        is_tail = list(map(_is_tail, texts))
         # Attribute order matters: a Page's attributes are released in assignment order,
         # and lxml frees an element proxy in time proportional to its depth unless its
         # parent's proxy is still alive.  With ``index`` released first, the last reference
@@ -223,19 +227,41 @@ class Page:
         self.elements = elements
         self.parent = parent
         self.tags: list[str] = list(map(_tag_of, elements))
-        self.run_owner = [parent[i] if tail else i for i, tail in zip(holders, is_tail)]
-        self.run_key = [i + i + tail for i, tail in zip(holders, is_tail)]
-        self.run_text: list[str] = texts
+        # The runs: each element's .text, then each element's .tail (body's tail is outside
+        # the body), the non-blank ones; in this order until sorted below.
+        texts = list(map(_text_of, elements))
+        tails = list(map(_tail_of, elements))
+        tails[0] = None
+        text_holders = _non_blank(texts)
+        tail_holders = _non_blank(tails)
+        run_text = list(map(texts.__getitem__, text_holders))
+        run_text += map(tails.__getitem__, tail_holders)
+        run_owner = text_holders + list(map(parent.__getitem__, tail_holders))
+        run_collapsed = list(map(" ".join, map(str.split, run_text)))
+        run_chars = list(map(len, run_collapsed))
+        self._count(run_owner, run_chars)
+        # Document order: the text of element i comes after all ends at i (coordinate
+        # i * (n + 1) + n); the tail of j after the end of j, itself after the ends of
+        # j's descendants ending at the same place (end[j] * (n + 1) + n - j).
+        end, scale = self.end, n + 1
+        coordinate = [i * scale + n for i in text_holders]
+        coordinate += [end[j] * scale + n - j for j in tail_holders]
+        order = sorted(range(len(coordinate)), key=coordinate.__getitem__)
+        keys = [i + i for i in text_holders]
+        keys += [j + j + 1 for j in tail_holders]
+        self.run_key: list[int] = list(map(keys.__getitem__, order))
+        self.run_owner: list[int] = list(map(run_owner.__getitem__, order))
+        self.run_text: list[str] = list(map(run_text.__getitem__, order))
         #: Each run as rendered: whitespace runs collapsed to one space, ends stripped.
-        self.run_collapsed: list[str] = list(map(" ".join, map(str.split, texts)))
-        self.run_chars = list(map(len, self.run_collapsed))
+        self.run_collapsed: list[str] = list(map(run_collapsed.__getitem__, order))
+        self.run_chars: list[int] = list(map(run_chars.__getitem__, order))
 
-    def _count(self) -> None:
+    def _count(self, run_owner: list[int], run_chars: list[int]) -> None:
         """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""
         n = len(self.elements)
         self.is_link = list(map(LINK_TAGS.__contains__, self.tags))
         self.chars, self.tag_count, self.link_chars, self.link_tags = cetd_counts(
-            self.parent, self.is_link, self.run_owner, self.run_chars
+            self.parent, self.is_link, run_owner, run_chars
         )
         #: ``end[i]``: one past the last element index of ``i``'s subtree (``i + 1 + T_i``).
         self.end = list(map(add, self.tag_count, range(1, n + 1)))

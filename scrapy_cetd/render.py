@@ -89,13 +89,13 @@ def _text(page: Page, selection: Selection, content: list[bool]) -> str:
         selected = [chosen or key in runs for chosen, key in zip(selected, page.run_key)]
     # Runs of only non-ASCII whitespace (``&nbsp;``) render as nothing.
     chosen = compress(range(len(selected)), map(and_, selected, map(bool, page.run_chars)))
-    texts, raw, owners, keys = page.run_collapsed, page.run_text, page.run_owner, page.run_key
+    texts, owners, keys = page.run_collapsed, page.run_owner, page.run_key
     end, tags, parent = page.end, page.tags, page.parent
     block_starts = page.block_starts
     pre_of = _outermost_pre(page)
     nearest_block: dict[int, int] = {}
     pieces = []
-    cursor = block = block_end = last_key = last = pre_done = -1
+    cursor = block = block_end = pre_done = -1
     for k in chosen:
         owner, key = owners[k], keys[k]
         text = texts[k]
@@ -104,14 +104,11 @@ def _text(page: Page, selection: Selection, content: list[bool]) -> str:
                 continue  # a selected <pre> is emitted whole at its first run
             text, pre_done = "".join(page.elements[pre].itertext()), pre
         next_cursor = end[key >> 1] if key & 1 else (key >> 1) + 1
-        if key == last_key:  # one DOM text split in two by a removed node: no boundary
-            if raw[k][:1].isspace() or raw[last][-1:].isspace():
-                pieces.append(" ")
-        elif cursor >= 0:
+        if cursor >= 0:
             new_line = not block <= owner < block_end or block_starts[next_cursor] != block_starts[cursor]
             pieces.append("\n" if new_line else " ")
         pieces.append(text)
-        cursor, last_key, last = next_cursor, key, k
+        cursor = next_cursor
         block = nearest_block.get(owner, -1)
         if block < 0:
             block = owner
