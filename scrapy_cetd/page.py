@@ -73,7 +73,8 @@ def _non_blank(texts: list[str | None]) -> list[int]:
     """Indices of the texts with a character other than XML whitespace (space, tab, line
     feed, carriage return; as XPath's ``normalize-space``), in C-level maps."""
     present = list(compress(range(len(texts)), texts))
-    return list(compress(present, map(str.strip, map(texts.__getitem__, present), repeat(_XML_SPACE))))
+    strings: list[str] = list(map(texts.__getitem__, present))  # type: ignore[arg-type]  # None filtered out
+    return list(compress(present, map(str.strip, strings, repeat(_XML_SPACE))))
 
 
 def _drop_keeping_tail(element: etree._Element) -> None:
@@ -167,14 +168,18 @@ def composite_densities(
     ratio = link_chars[0] / total if total else 0.0
     e = math.e
     log = math.log
-    out = []
+    out: list[float] = []
+    append = out.append
     for c, t, lc, lt in zip(chars, tag_count, link_chars, link_tags):
         if not c:
-            out.append(0.0)
-            continue
-        t1 = t or 1
-        base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
-        out.append((c / t1) * log((c / (lc or 1)) * (t1 / (lt or 1))) / base)
+            append(0.0)
+        elif lc:
+            t1 = t or 1
+            base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
+            append((c / t1) * log((c / lc) * (t1 / (lt or 1))) / base)
+        else:  # the same formula without link characters (bit for bit: c * 0 / x + y == y)
+            t1 = t or 1
+            append((c / t1) * log(c * (t1 / (lt or 1))) / (log(log(ratio * c + e)) or 1.0))
     return out
 
 
@@ -204,6 +209,9 @@ class Page:
 
     @staticmethod
     def _find_title(root: etree._Element) -> str | None:
+        title = root.find("head/title")  # where it is, and the first in document order
+        if title is not None and (text := normalize_space("".join(title.itertext()))):
+            return text
         for title in root.iter("title"):
             text = normalize_space("".join(title.itertext()))
             if text:
@@ -332,7 +340,7 @@ class Page:
         n = len(density)
         sums = [0.0] * n
         parent = self.parent
-        for i in range(1, n):
+        for i in compress(range(1, n), density[1:]):  # a zero density adds nothing
             sums[parent[i]] += density[i]
         has_child = list(map(gt, self.end, range(1, n + 1)))
         ratio = self.link_ratio

@@ -72,15 +72,14 @@ def test_block_ratio_keeps_blocks_at_or_above_a_tenth_of_the_top() -> None:
     a, b, c = (index_of(page, x) for x in "abc")
     density_sum = [0.0] * len(page)
     density_sum[a], density_sum[b], density_sum[c] = 100.0, 9.99, 10.0
-    info: dict = {}
-    kept = plus.filter_blocks(page, [a, b, c], a, density_sum, 0.1, 3, info)
+    kept, report = plus.filter_blocks(page, [a, b, c], a, density_sum, 0.1, 3, {})
     assert kept == [a, c]
-    decisions = [decision for _, _, decision in info["blocks"]]
+    decisions = [decision for _, _, decision in report()]
     assert decisions[0] == "kept: top block"
     assert decisions[1] == "dropped: DensitySum < 0.1 x the top block's"
     assert decisions[2] == "kept: DensitySum >= 0.1 x the top block's"
-    assert [value for _, value, _ in info["blocks"]] == [100.0, 9.99, 10.0]
-    assert plus.filter_blocks(page, [a, b, c], a, density_sum, 0.0, 3, {}) == [a, b, c]
+    assert [value for _, value, _ in report()] == [100.0, 9.99, 10.0]
+    assert plus.filter_blocks(page, [a, b, c], a, density_sum, 0.0, 3, {})[0] == [a, b, c]
 
 
 def test_main_region_restricts_blocks_only_when_the_top_block_is_in_it() -> None:
@@ -91,11 +90,11 @@ def test_main_region_restricts_blocks_only_when_the_top_block_is_in_it() -> None
     assert plus.main_region(page) == (page.index[page.body.find(".//main")], "first <main>")
     density_sum = [50.0] * len(page)
     density_sum[top] = 100.0
-    info: dict = {}
-    assert plus.filter_blocks(page, [side, top, inner], top, density_sum, 0.1, 3, info) == [top, inner]
-    assert info["blocks"][0][2] == "dropped: outside the main region"
+    kept, report = plus.filter_blocks(page, [side, top, inner], top, density_sum, 0.1, 3, {})
+    assert kept == [top, inner]
+    assert report()[0][2] == "dropped: outside the main region"
     # The top block outside the main region: no restriction.
-    assert plus.filter_blocks(page, [side, top, inner], side, density_sum, 0.1, 3, {}) == [side, top, inner]
+    assert plus.filter_blocks(page, [side, top, inner], side, density_sum, 0.1, 3, {})[0] == [side, top, inner]
 
 
 def test_main_region_falls_back_to_role_main_then_a_single_article() -> None:
@@ -116,12 +115,13 @@ def test_peers_of_the_top_blocks_item_are_kept_below_the_ratio() -> None:
     density_sum = [1.0] * len(page)
     density_sum[p0] = 100.0
     info: dict = {}
-    assert plus.filter_blocks(page, [p0, p1, p2, other], p0, density_sum, 0.1, 3, info) == [p0, p1, p2]
+    kept, report = plus.filter_blocks(page, [p0, p1, p2, other], p0, density_sum, 0.1, 3, info)
+    assert kept == [p0, p1, p2]
     assert info["peer_items"] == 3
-    assert info["blocks"][1][2] == "kept: inside a peer of the top block's repeated item"
-    assert info["blocks"][3][2].startswith("dropped: DensitySum")
+    assert report()[1][2] == "kept: inside a peer of the top block's repeated item"
+    assert report()[3][2].startswith("dropped: DensitySum")
     # Two items are not a repeated group.
-    assert plus.filter_blocks(page, [p0, p1, p2, other], p0, density_sum, 0.1, 4, {}) == [p0]
+    assert plus.filter_blocks(page, [p0, p1, p2, other], p0, density_sum, 0.1, 4, {})[0] == [p0]
 
 
 def test_small_repeated_items_after_a_lone_article_are_dropped() -> None:
@@ -132,14 +132,15 @@ def test_small_repeated_items_after_a_lone_article_are_dropped() -> None:
     density_sum = [50.0] * len(page)
     density_sum[post] = 100.0
     info: dict = {}
-    assert plus.filter_blocks(page, [post, *firsts], post, density_sum, 0.1, 3, info) == [post]
+    kept, report = plus.filter_blocks(page, [post, *firsts], post, density_sum, 0.1, 3, info)
+    assert kept == [post]
     assert info["top_is_lone_prose"] is True
-    assert info["blocks"][1][2].startswith("dropped: after the article, in a small repeated item li.comment")
+    assert report()[1][2].startswith("dropped: after the article, in a small repeated item li.comment")
     # Four paragraphs are not an article: the comments stay.
     short = page_of(f"<body><div id='post'>{paragraphs(4)}</div><ol>{comments}</ol></body>")
     post = index_of(short, "post")
     firsts = [index_of(short, f"c{i}") for i in range(3)]
-    assert plus.filter_blocks(short, [post, *firsts], post, density_sum, 0.1, 3, {}) == [post, *firsts]
+    assert plus.filter_blocks(short, [post, *firsts], post, density_sum, 0.1, 3, {})[0] == [post, *firsts]
 
 
 def test_pre_is_one_block() -> None:

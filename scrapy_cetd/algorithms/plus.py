@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -279,11 +279,11 @@ def filter_blocks(
     block_ratio: float,
     peer_min: int,
     info: dict[str, Any],
-) -> list[int]:
+) -> tuple[list[int], Callable[[], list[tuple[int, float, str]]]]:
     """Rule 4: which of the walk's blocks stay (see the module docstring, 4a-4d).
 
-    Records each block as ``(element index, DensitySum, decision)`` in ``info["blocks"]``
-    (:func:`plus_selection` names the nodes only when diagnostics are asked for).
+    Returns the kept blocks in document order, and a function reporting every block as
+    ``(element index, DensitySum, decision)``, called only when diagnostics are asked for.
     """
     end = page.end
     region = main_region(page)
@@ -301,35 +301,34 @@ def filter_blocks(
     lone_prose = bool(peer_min) and not peers and _is_prose(page, top)
     info["top_is_lone_prose"] = lone_prose
     floor = block_ratio * density_sum[top]
-    below = f"dropped: DensitySum < {block_ratio} x the top block's"
-    above = f"kept: DensitySum >= {block_ratio} x the top block's"
-    describe = page.describe
-    kept: list[int] = []
-    report = []
-    for block in sorted(marked):
-        item = None
+
+    def in_peer(block: int) -> bool:
+        k = bisect_right(peer_ends, block)
+        return k < len(peers) and peers[k] <= block
+
+    def decision(block: int) -> str:
         if block == top:
-            reason = "kept: top block"
-        elif inside is not None and not inside[0] <= block < inside[1]:
-            reason = "dropped: outside the main region"
-        elif peers and (k := bisect_right(peer_ends, block)) < len(peers) and peers[k] <= block:
-            reason = "kept: inside a peer of the top block's repeated item"
-        elif (
+            return "kept: top block"
+        if inside is not None and not inside[0] <= block < inside[1]:
+            return "dropped: outside the main region"
+        if peers and in_peer(block):
+            return "kept: inside a peer of the top block's repeated item"
+        if (
             lone_prose
             and block >= end[top]
             and (item := groups.foreign_item(block)) is not None
             and page.chars[item] <= ITEM_MAX_SHARE * page.chars[top]
         ):
-            reason = f"dropped: after the article, in a small repeated item {describe(item)}"
-        elif density_sum[block] < floor:
-            reason = below
-        else:
-            reason = above
-        if reason[0] == "k":
-            kept.append(block)
-        report.append((block, density_sum[block], reason))
-    info["blocks"] = report
-    return kept
+            return f"dropped: after the article, in a small repeated item {page.describe(item)}"
+        if density_sum[block] < floor:
+            return f"dropped: DensitySum < {block_ratio} x the top block's"
+        return f"kept: DensitySum >= {block_ratio} x the top block's"
+
+    # Only the top block, a peer's content or a block at or above the floor can be kept
+    # (the other rules only drop): the full decision is needed for those alone.
+    candidates = [b for b in marked if density_sum[b] >= floor or b == top or (peers and in_peer(b))]
+    kept = sorted(b for b in candidates if decision(b)[0] == "k")
+    return kept, lambda: [(b, density_sum[b], decision(b)) for b in sorted(marked)]
 
 
 def _rescue_structures(page: Page, blocks: list[int], counts: _Counts, info: dict[str, Any]) -> list[int]:
@@ -456,22 +455,22 @@ def plus_selection(
     threshold = min(density[i] for i in page.path_to_body(top)) * coefficient
     info["top_block"] = page.describe(top)
     info["threshold"] = threshold
+    report: Callable[[], list[tuple[int, float, str]]] = lambda: []  # noqa: E731
     if threshold <= 0:
         blocks = [0]
     else:
         marked = _walk(page, density, subtree_best(page, density_sum), top, threshold)
-        blocks = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
+        blocks, report = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
         blocks += _rescue_structures(page, blocks, counts, info)
         if link_prune <= 1.0:
             removed = _prune_link_dense(page, blocks, counts, link_prune, info)
     subtrees, runs = _selection_of_blocks(page, blocks, removed)
-    blocks_report = info.pop("blocks", [])
 
     def explain() -> dict[str, Any]:
         return {
             "blocks": [
                 {"node": page.describe(node), "density_sum": value, "decision": decision}
-                for node, value, decision in blocks_report
+                for node, value, decision in report()
             ]
         }
 
