@@ -32,6 +32,7 @@ def extract(
     threshold_coefficient: float | None = None,
     content_type: str | None = None,
     diagnostics: bool = False,
+    with_html: bool = True,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of a page.
@@ -39,7 +40,8 @@ def extract(
     ``html`` is text or bytes (decoded from the BOM, ``content_type``'s charset, the
     ``<meta>`` charset, or detection).  Input with nothing to extract (empty, binary,
     no text) gives an empty :class:`Extraction` whose ``reason`` says why.  Unknown
-    algorithms and out-of-range options raise ``ValueError``.
+    algorithms and out-of-range options raise ``ValueError``.  ``with_html=False`` skips
+    the cleaned HTML (``html`` is then empty), for callers that want the text only.
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
@@ -47,7 +49,7 @@ def extract(
         root = parse_html(html, content_type=content_type)
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, url, coefficient)
-    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics)
+    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics, with_html)
 
 
 def extract_tree(
@@ -57,16 +59,18 @@ def extract_tree(
     url: str | None = None,
     threshold_coefficient: float | None = None,
     diagnostics: bool = False,
+    with_html: bool = True,
     **params: Any,
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
 
-    A :class:`Page` can be reused: run several algorithms on one parse.
+    A :class:`Page` can be reused: run several algorithms on one parse.  Options as for
+    :func:`extract`.
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     page = tree if isinstance(tree, Page) else Page.from_tree(tree, url)
-    return _run(page, algorithm, coefficient, resolved, diagnostics)
+    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html)
 
 
 extract_page = extract_tree
@@ -90,7 +94,9 @@ def _node_table(page: Page, selection: Selection) -> list[dict[str, Any]]:
     ]
 
 
-def _run(page: Page, algorithm: str, coefficient: float, params: dict[str, Any], diagnostics: bool) -> Extraction:
+def _run(
+    page: Page, algorithm: str, coefficient: float, params: dict[str, Any], diagnostics: bool, with_html: bool
+) -> Extraction:
     if page.is_frameset or not page.chars or page.chars[0] == 0:
         return Extraction(
             text="", html="", title=page.title, algorithm=algorithm, threshold=None,
@@ -98,7 +104,7 @@ def _run(page: Page, algorithm: str, coefficient: float, params: dict[str, Any],
             reason="frameset" if page.is_frameset else "no-text",
         )
     selection = get_algorithm(algorithm).select(page, coefficient, **params)
-    text, html = render(page, selection)
+    text, html = render(page, selection, with_html=with_html)
     info = None
     if diagnostics:
         info = dict(selection.diagnostics)

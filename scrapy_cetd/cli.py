@@ -205,7 +205,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     names = _algorithm_list(args.algorithm)
     params = _algorithm_params(names, args.param)
     try:
-        extractors = [Extractor.algorithm(n, args.threshold_coefficient, params[n]) for n in names]
+        extractors = [Extractor.algorithm(n, args.threshold_coefficient, params[n], args.with_html) for n in names]
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     unknown = [p for p in args.peer if p not in PEERS]
@@ -404,6 +404,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--timer", choices=("cpu", "wall"), default="cpu",
         help="time shown in the table: CPU time of the worker (default; robust to a busy machine) or wall time; "
         "the JSON has both",
+    )
+    ev.add_argument(
+        "--with-html",
+        action="store_true",
+        help="time each algorithm with its cleaned HTML rendered too (default: the text only, which is what is "
+        "scored and what the peers produce)",
     )
     ev.add_argument("--json", metavar="OUT", help="write everything, per page included, to this JSON file")
     ev.set_defaults(handler=_evaluate_command)

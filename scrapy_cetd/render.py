@@ -64,14 +64,16 @@ def _start_tag(tag: str, attrib: dict[str, str]) -> str:
     return f"<{tag}{attrs}>"
 
 
-def render(page: Page, selection: Selection) -> tuple[str, str]:
-    """Return ``(text, html)`` for the selected content of ``page``."""
+def render(page: Page, selection: Selection, *, with_html: bool = True) -> tuple[str, str]:
+    """Return ``(text, html)`` for the selected content of ``page`` (``html`` empty
+    without ``with_html``)."""
     if selection.lines is not None and not selection.subtrees and not selection.runs:
         return "\n".join(selection.lines), ""
     if not len(page) or not (selection.subtrees or selection.runs):
         return "", ""
     content, roots, ancestors = _content_flags(page, selection)
-    return _text(page, selection, content), _html(page, selection, content, roots, ancestors)
+    text = _text(page, selection, content)
+    return text, _html(page, selection, content, roots, ancestors) if with_html else ""
 
 
 def _text(page: Page, selection: Selection, content: list[bool]) -> str:

@@ -67,6 +67,8 @@ class ExtractionOptions:
     params: tuple[tuple[str, Any], ...]
     min_text_length: int
     diagnostics: bool
+    #: Render the cleaned HTML (only when an item field receives it).
+    html: bool = True
 
     def keywords(self) -> dict[str, Any]:
         """Keyword arguments for :func:`scrapy_cetd.extract_tree`."""
@@ -74,6 +76,7 @@ class ExtractionOptions:
             "algorithm": self.algorithm,
             "threshold_coefficient": self.threshold_coefficient,
             "diagnostics": self.diagnostics,
+            "with_html": self.html,
             **dict(self.params),
         }
 
@@ -183,7 +186,12 @@ class CetdConfig:
         return cls(
             enabled=enabled,
             options=ExtractionOptions(
-                algorithm, coefficient, params, min_text_length, diagnostics="diagnostics" in output_fields
+                algorithm,
+                coefficient,
+                params,
+                min_text_length,
+                diagnostics="diagnostics" in output_fields,
+                html="html" in output_fields,
             ),
             output_fields=output_fields,
             on_short_text=_choice("CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")),
@@ -239,4 +247,4 @@ class CetdConfig:
             algorithm, coefficient, params, "meta['cetd_threshold_coefficient']", "meta['cetd_params']"
         )
         min_length = _count("meta['cetd_min_text_length']", meta.get("cetd_min_text_length", base.min_text_length))
-        return ExtractionOptions(algorithm, coefficient, resolved, min_length, base.diagnostics)
+        return ExtractionOptions(algorithm, coefficient, resolved, min_length, base.diagnostics, base.html)

@@ -39,6 +39,13 @@ def test_extract_returns_text_html_and_title() -> None:
     assert result.to_dict()["text"] == result.text
 
 
+def test_html_output_is_optional() -> None:
+    full = extract(ARTICLE)
+    text_only = extract(ARTICLE, with_html=False)
+    assert text_only.html == "" and full.html
+    assert text_only.text == full.text and text_only.title == full.title
+
+
 def test_text_breaks_lines_at_blocks_and_spaces_inline_boundaries() -> None:
     result = extract(
         "<html><body><div><p>alpha<span>beta</span><b>gamma</b></p><ul><li>one</li><li>two</li></ul>"

@@ -161,9 +161,18 @@ def test_evaluate_prints_the_table_and_writes_json(capsys: pytest.CaptureFixture
     ]
     f1 = (112 / 117 + 84 / 86) / 2
     assert lines[4].split("|")[2].strip() == f"{f1:.3f}"
+    assert "text output" in lines[0]
     data = json.loads(out_json.read_text())
     assert data["selection"] == {"split": "first-half"}
     assert [p["id"] for p in data["per_page"]] == ["0001", "0002"]
+    assert data["extractors"][0]["with_html"] is False
+
+
+def test_evaluate_can_time_the_cleaned_html_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_json = tmp_path / "out.json"
+    status, out, _ = run(capsys, "evaluate", str(TINY_WCXB), "-a", "cectd-ds", "--with-html", "--json", str(out_json))
+    assert status == 0 and "algorithms with their cleaned HTML" in out.splitlines()[0]
+    assert json.loads(out_json.read_text())["extractors"][0]["with_html"] is True
 
 
 def test_evaluate_all_picks_up_every_registered_algorithm(capsys: pytest.CaptureFixture[str]) -> None:

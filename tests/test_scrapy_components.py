@@ -119,6 +119,8 @@ def test_settings_from_the_command_line_are_strings() -> None:
     assert (config.options.algorithm, config.options.threshold_coefficient) == ("cetd-ds", 0.5)
     assert dict(config.output_fields) == {"text": "body"}
     assert config.options.min_text_length == 100
+    assert not config.options.html  # no field takes the cleaned HTML: it is not rendered
+    assert config.options.keywords()["with_html"] is False
 
 
 def test_disabled_components_are_not_configured() -> None:

@@ -51,7 +51,9 @@ def markdown_report(run: EvaluationRun) -> str:
         f"{Path(run.dataset).name or run.dataset}: {len(run.results)} pages"
         + (f" ({type_note})" if type_note else "")
         + f"; {_METRIC_NAMES.get(run.metric, run.metric)}; LCS over word sequences; "
-        + f"times: {run.timer} ms per page; {run.jobs} job(s), wall time {run.wall_seconds:.1f} s"
+        + f"times: {run.timer} ms per page"
+        + (", algorithms with their cleaned HTML" if any(e.with_html for e in run.extractors) else ", text output")
+        + f"; {run.jobs} job(s), wall time {run.wall_seconds:.1f} s"
     )
     lines = [caption, ""] + ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"

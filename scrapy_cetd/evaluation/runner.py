@@ -74,10 +74,17 @@ class Extractor:
     label: str
     threshold_coefficient: float | None = None
     params: tuple[tuple[str, Any], ...] = ()
+    #: Render the cleaned HTML too (timed, not scored); by default only the text, which
+    #: is what is scored and what the peers produce.
+    with_html: bool = False
 
     @classmethod
     def algorithm(
-        cls, name: str, threshold_coefficient: float | None = None, params: Mapping[str, Any] | None = None
+        cls,
+        name: str,
+        threshold_coefficient: float | None = None,
+        params: Mapping[str, Any] | None = None,
+        with_html: bool = False,
     ) -> Extractor:
         """An algorithm; its options are validated now (``ValueError`` when invalid)."""
         params = dict(params or {})
@@ -86,7 +93,7 @@ class Extractor:
         if threshold_coefficient is not None:
             options.insert(0, f"coefficient={threshold_coefficient:g}")
         label = f"{name} ({', '.join(options)})" if options else name
-        return cls(name, "algorithm", label, threshold_coefficient, tuple(sorted(params.items())))
+        return cls(name, "algorithm", label, threshold_coefficient, tuple(sorted(params.items())), with_html)
 
     @classmethod
     def peer(cls, name: str) -> Extractor:
@@ -99,7 +106,12 @@ class Extractor:
         if self.kind == "peer":
             return run_peer(self.name, html, url)
         return extract(
-            html, algorithm=self.name, url=url, threshold_coefficient=self.threshold_coefficient, **dict(self.params)
+            html,
+            algorithm=self.name,
+            url=url,
+            threshold_coefficient=self.threshold_coefficient,
+            with_html=self.with_html,
+            **dict(self.params),
         ).text
 
     def describe(self) -> dict[str, Any]:
@@ -109,6 +121,7 @@ class Extractor:
         else:
             info["threshold_coefficient"] = self.threshold_coefficient
             info["params"] = dict(self.params)
+            info["with_html"] = self.with_html
         return info
 
 
