@@ -22,7 +22,8 @@ def markdown_report(run: EvaluationRun) -> str:
 
     Columns: the dataset's F1, P, R; LCS P, R, F1 (seed papers); F1 per page type (most
     frequent type first); median ms per page, total seconds, and the median's ratio to
-    lxml's median parse time in the same run (CPU or wall time, as the run was told).
+    the median of lxml's parse of the same pages, timed just before the extractor on each
+    page (CPU or wall time, as the run was told).  The reference row: lxml's median time.
     """
     types = list(run.page_type_counts())
     with_errors = any(s.errors for s in run.summaries)
