@@ -139,18 +139,22 @@ def cetd_counts(
     tag_count = [0] * n
     link_chars = [0] * n
     link_tags = [0] * n
-    for i in range(n - 1, 0, -1):
-        p = parent[i]
+    for i, p, link in zip(range(n - 1, 0, -1), reversed(parent), reversed(is_link)):
         c = chars[i]
-        if is_link[i]:
-            link_chars[i] = c
+        t = tag_count[i]
         chars[p] += c
-        tag_count[p] += tag_count[i] + 1
-        link_chars[p] += link_chars[i]
-        lt = link_tags[i]
-        if is_link[i] or (lt and lt == tag_count[i] and link_chars[i] == c):  # counts_as_link_tag, inlined
-            lt += 1
-        link_tags[p] += lt
+        tag_count[p] += t + 1
+        if link:
+            link_chars[i] = c
+            link_chars[p] += c
+            link_tags[p] += link_tags[i] + 1
+        else:
+            lc = link_chars[i]
+            if lc:
+                link_chars[p] += lc
+            lt = link_tags[i]
+            if lt:  # counts_as_link_tag, inlined: an all-link element counts once more
+                link_tags[p] += lt + 1 if lt == t and lc == c else lt
     if n and is_link[0]:
         link_chars[0] = chars[0]
     return chars, tag_count, link_chars, link_tags
@@ -340,8 +344,9 @@ class Page:
         n = len(density)
         sums = [0.0] * n
         parent = self.parent
-        for i in compress(range(1, n), density[1:]):  # a zero density adds nothing
-            sums[parent[i]] += density[i]
+        for p, d in zip(parent[1:], density[1:]):
+            if d:
+                sums[p] += d
         has_child = list(map(gt, self.end, range(1, n + 1)))
         ratio = self.link_ratio
         log, e = math.log, math.e

@@ -20,11 +20,12 @@ __all__ = ["densitysum_selection", "smoothing_selection", "subtree_best", "top_b
 
 def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
     """For each element, the element of largest DensitySum in its subtree (itself included)."""
-    best = list(range(len(density_sum)))
-    parent = page.parent
-    for i in range(len(best) - 1, 0, -1):
-        p = parent[i]
-        if density_sum[best[i]] > density_sum[best[p]]:
+    n = len(density_sum)
+    best = list(range(n))
+    value = list(density_sum)  # value[i] == density_sum[best[i]]
+    for i, p in zip(range(n - 1, 0, -1), reversed(page.parent)):
+        if value[i] > value[p]:
+            value[p] = value[i]
             best[p] = best[i]
     return best
 
