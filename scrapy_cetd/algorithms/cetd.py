@@ -15,7 +15,7 @@ from ..extraction import Selection
 from ..page import Page
 from ..registry import Algorithm, register
 
-__all__ = ["densitysum_selection", "smoothing_selection", "subtree_best", "top_block"]
+__all__ = ["densitysum_selection", "extract_content", "smoothing_selection", "subtree_best", "top_block"]
 
 
 def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
@@ -28,6 +28,32 @@ def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
             value[p] = value[i]
             best[p] = best[i]
     return best
+
+
+def extract_content(
+    page: Page, density: Sequence[float], best: Sequence[int], top: int, threshold: float
+) -> list[int]:
+    """``ExtractContent`` (seed 000, Algorithm 2) from body: each element at or above the
+    threshold marks the element of largest DensitySum in its subtree (``best``; body marks
+    ``top``) and is descended into.  One preorder pass replaces the recursion: an element
+    is visited iff it and all its ancestors pass, so a failing element's subtree is skipped.
+    Returns the distinct marked blocks in document order of discovery."""
+    n, end = len(density), page.end
+    if not n or density[0] < threshold:
+        return []
+    marked = [top]
+    seen = {top}
+    i = 1
+    while i < n:
+        if density[i] < threshold:
+            i = end[i]
+            continue
+        block = best[i]
+        if block not in seen:
+            seen.add(block)
+            marked.append(block)
+        i += 1
+    return marked
 
 
 def top_block(density_sum: Sequence[float]) -> int:
@@ -57,17 +83,8 @@ def densitysum_selection(
     threshold = base * coefficient
     if threshold <= 0:
         return Selection(threshold=threshold, subtrees={0}, diagnostics={"top_block": top})
-    # ExtractContent visits a node iff it and all its ancestors pass the threshold; in
-    # preorder a node's parent is decided before the node, so one pass replaces the recursion.
-    parent = page.parent
-    visited = [False] * n
-    visited[0] = density[0] >= threshold
-    marked: set[int] = {top} if visited[0] else set()
-    for i in range(1, n):
-        if density[i] >= threshold and visited[parent[i]]:
-            visited[i] = True
-            marked.add(best[i])
-    return Selection(threshold=threshold, subtrees=marked, diagnostics={"top_block": top})
+    marked = extract_content(page, density, best, top, threshold)
+    return Selection(threshold=threshold, subtrees=set(marked), diagnostics={"top_block": top})
 
 
 def smoothing_selection(page: Page, density: Sequence[float], coefficient: float) -> Selection:

@@ -54,7 +54,7 @@ from typing import Any
 from ..extraction import Selection
 from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag
 from ..registry import Algorithm, Param, register
-from .cetd import subtree_best, top_block
+from .cetd import extract_content, subtree_best, top_block
 
 __all__ = ["filter_blocks", "main_region", "plus_selection", "removed_roots"]
 
@@ -179,25 +179,6 @@ def _density_sums(page: Page, density: Sequence[float], roots: list[int]) -> lis
             density_sum[i] = density[i]
             density_sum[i + 1 : covered] = [0.0] * (covered - i - 1)
     return density_sum
-
-
-def _walk(page: Page, density: Sequence[float], best: Sequence[int], top: int, threshold: float) -> list[int]:
-    """``ExtractContent`` (seed 000, Algorithm 2) from body: each element at or above the
-    threshold marks the element of largest DensitySum in its subtree (body marks ``top``).
-    Returns the distinct marked blocks in document order of discovery."""
-    marked: list[int] = []
-    seen: set[int] = set()
-    children_of = page.children_of
-    stack = [0]
-    while stack:
-        node = stack.pop()
-        if density[node] >= threshold:
-            block = top if node == 0 else best[node]
-            if block not in seen:
-                seen.add(block)
-                marked.append(block)
-            stack.extend(reversed(children_of(node)))
-    return marked
 
 
 class _Groups:
@@ -369,23 +350,23 @@ def _prune_link_dense(
     ``LC >= link_prune * C`` are dropped.  Returns the removal flags with them added."""
     removed = counts.removed[:]
     chars, link_chars = counts.chars, counts.link_chars
-    tags, end, children_of = page.tags, page.end, page.children_of
+    tags, end = page.tags, page.end
     pruned = []
     for block in blocks:
         c = chars[block]
         if not c or link_chars[block] >= PRUNE_BLOCK_MAX_LINK_DENSITY * c:
             continue
-        stack = children_of(block)
-        while stack:
-            node = stack.pop()
+        node = block + 1  # a preorder scan of the descendants, skipping decided subtrees
+        while node < end[block]:
             c = chars[node]
             if not c or removed[node]:
-                continue
-            if tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c:
+                node = end[node]
+            elif tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c:
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
+                node = end[node]
             else:
-                stack.extend(children_of(node))
+                node += 1
     if pruned:
         info["pruned"] = [page.describe(i) for i in sorted(pruned)]
     return removed
@@ -459,7 +440,7 @@ def plus_selection(
     if threshold <= 0:
         blocks = [0]
     else:
-        marked = _walk(page, density, subtree_best(page, density_sum), top, threshold)
+        marked = extract_content(page, density, subtree_best(page, density_sum), top, threshold)
         blocks, report = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
         blocks += _rescue_structures(page, blocks, counts, info)
         if link_prune <= 1.0:
