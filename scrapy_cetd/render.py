@@ -30,10 +30,10 @@ _VOID_TAGS = frozenset(
 )
 
 
-def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[int], list[int]]:
-    """``content[i]``: element ``i`` lies inside a selected subtree.  Also the outermost
-    selected subtrees, and the other elements of the cleaned HTML (their ancestors and the
-    owners of selected runs), both in document order."""
+def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[int]]:
+    """``content[i]``: element ``i`` lies inside a selected subtree; and the outermost
+    selected subtrees, in document order (body's children when body is selected: body is
+    renamed, never copied whole)."""
     content = [False] * len(page)
     end = page.end
     roots = []
@@ -45,18 +45,24 @@ def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[i
         content[root:covered_until] = [True] * (covered_until - root)
         roots.append(root)
     if roots == [0]:
-        roots = page.children_of(0)  # body is renamed, never copied whole
+        roots = page.children_of(0)
+    return content, roots
+
+
+def _ancestors(page: Page, selection: Selection, content: list[bool], roots: list[int]) -> set[int]:
+    """The elements of the cleaned HTML written as start and end tags: the ancestors of
+    the selected subtrees and the owners of selected runs (with their ancestors)."""
     parent = page.parent
     starts = [parent[root] for root in roots]
     starts += [key >> 1 if not key & 1 else parent[key >> 1] for key in selection.runs]
     if content[0]:
         starts.append(0)
-    kept = set()
+    kept: set[int] = set()
     for node in starts:
         while node >= 0 and node not in kept and (node == 0 or not content[node]):
             kept.add(node)
             node = parent[node]
-    return content, roots, sorted(kept)
+    return kept
 
 
 def _start_tag(tag: str, attrib: dict[str, str]) -> str:
@@ -71,9 +77,8 @@ def render(page: Page, selection: Selection, *, with_html: bool = True) -> tuple
         return "\n".join(selection.lines), ""
     if not len(page) or not (selection.subtrees or selection.runs):
         return "", ""
-    content, roots, ancestors = _content_flags(page, selection)
-    text = _text(page, selection, content)
-    return text, _html(page, selection, content, roots, ancestors) if with_html else ""
+    content, roots = _content_flags(page, selection)
+    return _text(page, selection, content), _html(page, selection, content, roots) if with_html else ""
 
 
 def _text(page: Page, selection: Selection, content: list[bool]) -> str:
@@ -136,9 +141,9 @@ def _outermost_pre(page: Page) -> list[int]:
     return pre_of
 
 
-def _html(page: Page, selection: Selection, content: list[bool], roots: list[int], ancestors: list[int]) -> str:
-    """The cleaned HTML: ``roots`` serialized whole by lxml, their ``ancestors`` (and the
-    owners of selected runs) as start and end tags, selected text runs escaped."""
+def _html(page: Page, selection: Selection, content: list[bool], roots: list[int]) -> str:
+    """The cleaned HTML: ``roots`` serialized whole by lxml, inside the start and end tags
+    of :func:`_ancestors`, with the selected text runs between, escaped."""
     runs = selection.runs
     elements, tags, end, parent = page.elements, page.tags, page.end, page.parent
     pieces = ["<html>"]
@@ -161,7 +166,7 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
             tail_of(j)
 
     is_root = set(roots)
-    is_ancestor = set(ancestors)
+    is_ancestor = _ancestors(page, selection, content, roots)
     tails = {key >> 1 for key in runs if key & 1}
     covered_until = 0
     for i in sorted(is_root | is_ancestor | tails):
