@@ -173,17 +173,13 @@ def composite_densities(
     e = math.e
     log = math.log
     out: list[float] = []
-    append = out.append
     for c, t, lc, lt in zip(chars, tag_count, link_chars, link_tags):
         if not c:
-            append(0.0)
-        elif lc:
-            t1 = t or 1
-            base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
-            append((c / t1) * log((c / lc) * (t1 / (lt or 1))) / base)
-        else:  # the same formula without link characters (bit for bit: c * 0 / x + y == y)
-            t1 = t or 1
-            append((c / t1) * log(c * (t1 / (lt or 1))) / (log(log(ratio * c + e)) or 1.0))
+            out.append(0.0)
+            continue
+        t1 = t or 1
+        base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
+        out.append((c / t1) * log((c / (lc or 1)) * (t1 / (lt or 1))) / base)
     return out
 
 
@@ -213,9 +209,6 @@ class Page:
 
     @staticmethod
     def _find_title(root: etree._Element) -> str | None:
-        title = root.find("head/title")  # where it is, and the first in document order
-        if title is not None and (text := normalize_space("".join(title.itertext()))):
-            return text
         for title in root.iter("title"):
             text = normalize_space("".join(title.itertext()))
             if text:
