@@ -97,6 +97,18 @@ def test_cleaning_removes_invisible_nodes_and_keeps_tails() -> None:
     assert page.tags == ["body", "p", "noscript"]
 
 
+def test_hidden_wrapper_holding_most_of_the_text_is_kept_as_deferred_content() -> None:
+    story = "<p>" + "A paragraph of the story that a script reveals once the page loads. " * 10 + "</p>"
+    streamed = Page.from_tree(parse_html(f"<body><nav>Home News</nav><div hidden>{story * 3}</div></body>"))
+    assert "script reveals" in "".join(streamed.run_text)  # most of the text: kept
+    menu = Page.from_tree(parse_html(f"<body>{story * 3}<div hidden><a>More links</a></div></body>"))
+    assert "More links" not in "".join(menu.run_text)  # a small hidden part: removed
+    anti_flicker = Page.from_tree(parse_html(f"<body style='visibility:hidden'>{story * 2}</body>"))
+    assert anti_flicker.chars[0] > 0
+    short = Page.from_tree(parse_html("<body><div hidden><p>Too short to be a deferred page.</p></div></body>"))
+    assert short.chars[0] == 0  # under DEFERRED_MIN_CHARS: hidden as usual
+
+
 def test_no_recursion_on_a_deep_tree() -> None:
     depth = 100_000
     html = "<html><body><p>top</p>" + "<div>" * depth + "deep text" + "</div>" * depth + "<p>end</p></body></html>"
