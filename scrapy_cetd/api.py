@@ -17,9 +17,11 @@ __all__ = ["DEFAULT_ALGORITHM", "extract", "extract_page", "extract_tree"]
 DEFAULT_ALGORITHM = "cetd-plus"
 
 
-def _empty(algorithm: str, reason: str, url: str | None, coefficient: float | None) -> Extraction:
+def _empty(
+    algorithm: str, reason: str, url: str | None, coefficient: float | None, title: str | None = None
+) -> Extraction:
     return Extraction(
-        text="", html="", title=None, algorithm=algorithm, threshold=None,
+        text="", html="", title=title, algorithm=algorithm, threshold=None,
         threshold_coefficient=coefficient, url=url, reason=reason,
     )
 
@@ -98,11 +100,8 @@ def _run(
     page: Page, algorithm: str, coefficient: float, params: dict[str, Any], diagnostics: bool, with_html: bool
 ) -> Extraction:
     if page.is_frameset or not page.chars or page.chars[0] == 0:
-        return Extraction(
-            text="", html="", title=page.title, algorithm=algorithm, threshold=None,
-            threshold_coefficient=coefficient, url=page.url,
-            reason="frameset" if page.is_frameset else "no-text",
-        )
+        reason = "frameset" if page.is_frameset else "no-text"
+        return _empty(algorithm, reason, page.url, coefficient, page.title)
     selection = get_algorithm(algorithm).select(page, coefficient, **params)
     text, html = render(page, selection, with_html=with_html)
     info = None

@@ -38,7 +38,8 @@ _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
 )
 _CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_VOID_TAGS = frozenset(
+#: Elements that have no end tag.
+VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
 )
 
@@ -143,7 +144,7 @@ class _TreeBuilderFeeder(html.parser.HTMLParser):
             return
         clean = {k: (v or "") for k, v in attrs if _is_xml_name(k)}
         self.builder.start(tag, clean)
-        if tag in _VOID_TAGS:
+        if tag in VOID_TAGS:
             self.builder.end(tag)
         else:
             self.open.append(tag)
@@ -151,7 +152,7 @@ class _TreeBuilderFeeder(html.parser.HTMLParser):
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
-        if tag not in _VOID_TAGS and tag != "html":
+        if tag not in VOID_TAGS and tag != "html":
             self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:

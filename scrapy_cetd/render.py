@@ -21,13 +21,11 @@ from lxml import etree
 
 from .extraction import Selection
 from .page import BLOCK_TAGS, Page
+from .parsing import VOID_TAGS
 
 __all__ = ["render"]
 
 _NAME = re.compile(r"^[^\s\"'>/=\x00-\x1f]+$")
-_VOID_TAGS = frozenset(
-    "area base br col embed hr img input link meta param source track wbr".split()
-)
 
 
 def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[int]]:
@@ -161,7 +159,7 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
         while open_elements and end[open_elements[-1]] <= i:
             j = open_elements.pop()
             tag = "body" if j == 0 else tags[j]
-            if tag not in _VOID_TAGS:
+            if tag not in VOID_TAGS:
                 pieces.append(f"</{tag}>")
             tail_of(j)
 

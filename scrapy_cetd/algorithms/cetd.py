@@ -15,7 +15,14 @@ from ..extraction import Selection
 from ..page import Page
 from ..registry import Algorithm, register
 
-__all__ = ["densitysum_selection", "extract_content", "smoothing_selection", "subtree_best", "top_block"]
+__all__ = [
+    "densitysum_selection",
+    "densitysum_threshold",
+    "extract_content",
+    "smoothing_selection",
+    "subtree_best",
+    "top_block",
+]
 
 
 def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
@@ -61,6 +68,12 @@ def top_block(density_sum: Sequence[float]) -> int:
     return density_sum.index(max(density_sum[1:]), 1)
 
 
+def densitysum_threshold(page: Page, density: Sequence[float], top: int, coefficient: float) -> float:
+    """The threshold (seed 000, section 4.2): the smallest density on the path from the top
+    block ``M`` up to body, times the threshold coefficient."""
+    return min(density[i] for i in page.path_to_body(top)) * coefficient
+
+
 def densitysum_selection(
     page: Page, density: Sequence[float], density_sum: Sequence[float], coefficient: float
 ) -> Selection:
@@ -71,19 +84,17 @@ def densitysum_selection(
        threshold coefficient (the paper's Figure 5 beta; 0 keeps every node).
     3. ``ExtractContent(N)``: if ``density(N) >= t``, mark the element of largest
        DensitySum in ``N``'s subtree as content and recurse into ``N``'s children (run here
-       with an explicit stack).  For body, that element is ``M`` (body itself is never
-       marked: it is the page, not a block of it).
+       as one preorder scan, :func:`extract_content`).  For body, that element is ``M``
+       (body itself is never marked: it is the page, not a block of it).
     """
     n = len(page)
     if n <= 1 or page.chars[0] == 0:
         return Selection(threshold=None, subtrees={0} if page.chars and page.chars[0] else set())
-    best = subtree_best(page, density_sum)
     top = top_block(density_sum)
-    base = min(density[i] for i in page.path_to_body(top))
-    threshold = base * coefficient
+    threshold = densitysum_threshold(page, density, top, coefficient)
     if threshold <= 0:
         return Selection(threshold=threshold, subtrees={0}, diagnostics={"top_block": top})
-    marked = extract_content(page, density, best, top, threshold)
+    marked = extract_content(page, density, subtree_best(page, density_sum), top, threshold)
     return Selection(threshold=threshold, subtrees=set(marked), diagnostics={"top_block": top})
 
 

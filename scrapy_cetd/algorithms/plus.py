@@ -54,7 +54,7 @@ from typing import Any
 from ..extraction import Selection
 from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag
 from ..registry import Algorithm, Param, register
-from .cetd import extract_content, subtree_best, top_block
+from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
 
 __all__ = ["filter_blocks", "main_region", "plus_selection", "removed_roots"]
 
@@ -433,7 +433,7 @@ def plus_selection(
         return Selection(threshold=None, diagnostics=info)
     density_sum = _density_sums(page, density, roots)
     top = top_block(density_sum)
-    threshold = min(density[i] for i in page.path_to_body(top)) * coefficient
+    threshold = densitysum_threshold(page, density, top, coefficient)
     info["top_block"] = page.describe(top)
     info["threshold"] = threshold
     report: Callable[[], list[tuple[int, float, str]]] = lambda: []  # noqa: E731
