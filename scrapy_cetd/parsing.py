@@ -140,8 +140,8 @@ class _TreeBuilderFeeder(html.parser.HTMLParser):
         self.builder.start("html", {})
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "html":
-            return
+        if tag == "html" or not _is_xml_name(tag):
+            return  # a name lxml cannot hold (``<o:p>``, ``<fb:like>``): its content stays
         clean = {k: (v or "") for k, v in attrs if _is_xml_name(k)}
         self.builder.start(tag, clean)
         if tag in VOID_TAGS:

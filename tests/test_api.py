@@ -179,6 +179,16 @@ def test_deeply_nested_page_loses_no_content() -> None:
     assert result.html.count("<div>") == depth
 
 
+def test_deep_page_with_names_lxml_cannot_hold() -> None:
+    # Past libxml2's depth limit the page is rebuilt by the fallback tokenizer; Word's <o:p>
+    # and an attribute-like tag name are left out as elements, their text kept.
+    depth = 3000
+    inner = "<p>deep <o:p>office</o:p> text <x=y>odd</x=y></p>"
+    html = "<html><body>" + "<div>" * depth + inner + "</div>" * depth + "</body></html>"
+    result = extract(html, threshold_coefficient=0)
+    assert result.text == "deep office text odd"
+
+
 def test_a_twenty_megabyte_page() -> None:
     paragraph = "<p>" + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 3 + "</p>\n"
     nav = "<ul>" + "".join(f"<li><a href='/{i}'>Link {i}</a></li>" for i in range(30)) + "</ul>"
