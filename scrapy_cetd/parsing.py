@@ -3,7 +3,8 @@
 Bytes are decoded with w3lib's HTML encoding detection (BOM, HTTP header, ``<meta>``
 charset, then UTF-8 if the bytes are valid UTF-8, else cp1252).  A declared charset that
 does not fit the bytes (it produces replacement characters where strict UTF-8 decoding
-succeeds) is overridden by UTF-8.
+succeeds) is overridden by UTF-8.  UTF-8 bytes (declared so, or valid UTF-8 with nothing
+declared) skip the decode: libxml2 reads them directly.
 
 libxml2 silently drops everything nested deeper than 2048 elements.  When it reports that
 limit, the page is rebuilt with the standard library's tokenizer feeding lxml's
@@ -106,15 +107,17 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
     return encoding, text
 
 
-def _valid_utf8_without_bom(data: bytes, content_type: str | None) -> bool:
-    """Whether :func:`decode_html` would read ``data`` as UTF-8 exactly as libxml2 reads it
-    when told the encoding: no BOM, UTF-8 (or nothing) declared by the HTTP header or else
-    the ``<meta>`` charset, valid UTF-8 bytes, and no XML declaration.  Such bytes go to the
-    parser undecoded (saving a decode and lxml's re-encoding of a ``str``)."""
+def _utf8_for_libxml2(data: bytes, content_type: str | None) -> bool:
+    """Whether ``data`` can go to libxml2 undecoded, as UTF-8, with the result
+    :func:`decode_html` would give (saving a decode and lxml's re-encoding of a ``str``):
+    no BOM, no XML declaration, and either UTF-8 declared by the HTTP header or else the
+    ``<meta>`` charset (invalid bytes then become U+FFFD both ways, so the bytes need no
+    check; libxml2 replaces a truncated sequence byte by byte where Python replaces it
+    once), or nothing declared and the bytes valid UTF-8 (what :func:`decode_html` detects)."""
     if data.startswith((b"\xef\xbb\xbf", *_UTF16_32_BOMS)) or data.lstrip()[:5].lower() == b"<?xml":
         return False
     declared = (content_type and http_content_type_encoding(content_type)) or html_body_declared_encoding(data)
-    return declared in (None, "utf-8") and _utf8_if_valid(data) is not None
+    return declared == "utf-8" or (declared is None and _utf8_if_valid(data) is not None)
 
 
 def _parser(encoding: str | None = None) -> etree.HTMLParser:
@@ -200,7 +203,7 @@ def parse_html(
     if kind:
         raise EmptyDocument(f"binary:{kind}")
     source = data
-    if isinstance(source, bytes) and source.strip() and not _valid_utf8_without_bom(source, content_type):
+    if isinstance(source, bytes) and source.strip() and not _utf8_for_libxml2(source, content_type):
         source = decode_html(source, content_type)[1]
     if not source.strip():
         raise EmptyDocument("empty")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 
 import pytest
 from lxml import etree
@@ -17,6 +18,7 @@ from scrapy_cetd import (
     get_algorithm,
     parse_html,
 )
+from scrapy_cetd.parsing import decode_html
 
 ARTICLE = (
     "<html><head><title>News</title></head><body><nav><a href='/'>Home</a> <a href='/w'>World</a></nav>"
@@ -100,6 +102,24 @@ def test_bytes_and_text_give_the_same_tree(prefix: str, content_type: str | None
     from_text = parse_html(expected)
     assert etree.tostring(from_bytes, encoding="unicode") == etree.tostring(from_text, encoding="unicode")
     assert "Grüße" in extract(data, content_type=content_type).text
+
+
+@pytest.mark.parametrize(
+    "invalid",
+    [b"\xff\xfe", b"caf\xe9", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80", b"\xe2\x82", b"end \xc3"],
+)
+@pytest.mark.parametrize("content_type", [None, "text/html; charset=utf-8"])
+def test_invalid_bytes_declared_utf8_read_as_decoding_reads_them(invalid: bytes, content_type: str | None) -> None:
+    # UTF-8 declared: the bytes go to libxml2 unchecked; an invalid sequence must become
+    # U+FFFD as when decoding with replacement first (libxml2 replaces a truncated sequence
+    # byte by byte, Python once: the count may differ, nothing else).
+    meta = b"" if content_type else b"<meta charset='utf-8'>"
+    data = b"<html><head>" + meta + b"</head><body><p>Gr\xc3\xbc\xc3\x9fe " + invalid + b" tail</p></body></html>"
+    decoded = decode_html(data, content_type)[1]
+    assert "\ufffd" in decoded
+    from_bytes = etree.tostring(parse_html(data, content_type=content_type), encoding="unicode")
+    from_text = etree.tostring(parse_html(decoded), encoding="unicode")
+    assert re.sub("\ufffd+", "\ufffd", from_bytes) == re.sub("\ufffd+", "\ufffd", from_text)
 
 
 def test_extract_tree_accepts_a_parsed_tree() -> None:
