@@ -62,7 +62,11 @@ BLOCK_TAGS = frozenset(
 )
 
 #: The attributes the page model reads: hiding ones, and ARIA roles and modality.
-_READ_ATTRIBUTES = etree.XPath("//@style | //@hidden | //@role | //@aria-modal")
+#: ``/descendant::*/@x`` rather than ``//@x``: the same attributes, without visiting every
+#: text node on the way (``//`` is ``/descendant-or-self::node()/``).
+_READ_ATTRIBUTES = etree.XPath(
+    "/descendant::*/@style | /descendant::*/@hidden | /descendant::*/@role | /descendant::*/@aria-modal"
+)
 _XML_SPACE = " \t\n\r"
 _text_of = attrgetter("text")
 _tail_of = attrgetter("tail")
