@@ -15,8 +15,9 @@ use landmarks.
 
 Speed: the per-element work is done in C where lxml and CPython allow it (XPath for the
 attributes, ``map`` over element lists, runs put in document order by one sort, subtree
-extents from ``T``); Python-level loops remain only where a value depends on another
-element's.
+extents from ``T``), and the floating-point formulas (composite text density,
+DensitySum) over NumPy arrays; Python-level loops remain only where a value depends on
+another element's.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ import re
 from collections.abc import Sequence
 from functools import cached_property
 from itertools import accumulate, compress, repeat
-from operator import add, attrgetter, gt
+from operator import add, attrgetter
 
+import numpy as np
 from lxml import etree
 
 __all__ = [
@@ -201,21 +203,26 @@ def composite_densities(
     """Composite text density (seed 000, Definition 2; ``ALGORITHMS.md`` section 1).
 
     ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``
-    with every zero denominator read as 1; index 0 is body.
+    with every zero denominator read as 1; index 0 is body; 0 where ``C_i = 0``.  Computed
+    over arrays (one vector operation per term, not one Python step per element).
     """
-    total = chars[0] if chars else 0
-    ratio = link_chars[0] / total if total else 0.0
-    e = math.e
-    log = math.log
-    out: list[float] = []
-    for c, t, lc, lt in zip(chars, tag_count, link_chars, link_tags):
-        if not c:
-            out.append(0.0)
-            continue
-        t1 = t or 1
-        base = log(log(c * lc / ((c - lc) or 1) + ratio * c + e)) or 1.0
-        out.append((c / t1) * log((c / (lc or 1)) * (t1 / (lt or 1))) / base)
-    return out
+    n = len(chars)
+    if not n or not chars[0]:
+        return [0.0] * n
+    ratio = link_chars[0] / chars[0]
+    c = np.array(chars, dtype=np.float64)
+    has_text = c > 0
+    c = c[has_text]
+    lc = np.array(link_chars, dtype=np.float64)[has_text]
+    t = np.maximum(np.array(tag_count, dtype=np.float64)[has_text], 1.0)
+    lt = np.maximum(np.array(link_tags, dtype=np.float64)[has_text], 1.0)
+    non_link = c - lc
+    non_link[non_link == 0] = 1.0
+    base = np.log(np.log(c * lc / non_link + ratio * c + math.e))
+    base[base == 0] = 1.0
+    out = np.zeros(n)
+    out[has_text] = (c / t) * np.log((c / np.maximum(lc, 1.0)) * (t / lt)) / base
+    return out.tolist()
 
 
 class Page:
@@ -367,24 +374,20 @@ class Page:
         Each run of the element's own text counts as a pseudo-child, as in the reference
         CETD: a run of ``L`` characters has TD ``L`` (no tags) and CTD
         ``L * ln(L) / ln(ln(ratio * L + e))``.  An element with no element children has its
-        own density as DensitySum.
+        own density as DensitySum.  Summed over arrays.
         """
         n = len(density)
-        sums = [0.0] * n
-        parent = self.parent
-        for p, d in zip(parent[1:], density[1:]):
-            if d:
-                sums[p] += d
-        has_child = list(map(gt, self.end, range(1, n + 1)))
-        ratio = self.link_ratio
-        log, e = math.log, math.e
-        for owner, length in zip(self.run_owner, self.run_chars):
-            if has_child[owner] and length:
-                if composite:
-                    sums[owner] += length * log(length) / (log(log(ratio * length + e)) or 1.0)
-                else:
-                    sums[owner] += length
-        return [s if has else d for s, has, d in zip(sums, has_child, density)]
+        values = np.array(density, dtype=np.float64)
+        length = np.array(self.run_chars, dtype=np.float64)
+        if composite:
+            base = np.log(np.log(self.link_ratio * length + math.e))
+            base[base == 0] = 1.0
+            length = length * np.log(np.maximum(length, 1.0)) / base  # an empty run adds 0
+        # One accumulation, children then runs, in the order of the definition.
+        owners = np.array(self.parent[1:] + self.run_owner, dtype=np.intp)
+        sums = np.bincount(owners, weights=np.concatenate((values[1:], length)), minlength=n)
+        has_child = np.array(self.end) > np.arange(1, n + 1)
+        return np.where(has_child, sums, values).tolist()
 
     def path_to_body(self, i: int) -> list[int]:
         """Element ``i`` and its ancestors up to body (index 0)."""
