@@ -386,7 +386,7 @@ class Page:
         # One accumulation, children then runs, in the order of the definition.
         owners = np.array(self.parent[1:] + self.run_owner, dtype=np.intp)
         sums = np.bincount(owners, weights=np.concatenate((values[1:], length)), minlength=n)
-        has_child = np.array(self.end) > np.arange(1, n + 1)
+        has_child = np.bincount(owners[: n - 1], minlength=n) > 0
         return np.where(has_child, sums, values).tolist()
 
     def path_to_body(self, i: int) -> list[int]:
