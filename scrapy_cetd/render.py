@@ -1,11 +1,12 @@
 """Rendering a :class:`~scrapy_cetd.extraction.Selection` as text and as cleaned HTML.
 
 One renderer for every algorithm.  Text gets a line break at every block-level element
-boundary and a space at inline boundaries, so words never glue together across elements.
+boundary and a space at inline boundaries, so words never glue together across elements
+(no space before closing or after opening punctuation).
 The cleaned HTML keeps the content and its ancestors, with their tags and attributes, so
 the page's original structure survives (seed 000, section 1: "preserve the original
-structure").  Text comes from the page's text runs and their line numbers
-(:attr:`~scrapy_cetd.page.Page.run_line`); the HTML from lxml's serialization of the
+structure").  Text comes from the page's text runs and the block-level elements between
+them (:attr:`~scrapy_cetd.page.Page.block_starts`); the HTML from lxml's serialization of the
 selected subtrees, inside the start and end tags of their ancestors.  No recursion on the
 DOM.
 """
@@ -26,6 +27,10 @@ from .parsing import VOID_TAGS
 __all__ = ["render"]
 
 _NAME = re.compile(r"^[^\s\"'>/=\x00-\x1f]+$")
+#: At an inline boundary no space goes before a run starting with closing punctuation, nor
+#: after one ending with opening punctuation: ``<a>world</a>, this`` reads "world, this".
+CLOSING_PUNCTUATION = frozenset(",.;:!?)]}%…”’")
+OPENING_PUNCTUATION = frozenset("([{“‘")
 
 
 def _content_flags(page: Page, selection: Selection) -> tuple[list[bool], list[int]]:
@@ -81,8 +86,9 @@ def render(page: Page, selection: Selection, *, with_html: bool = True) -> tuple
 
 def _text(page: Page, selection: Selection, content: list[bool]) -> str:
     """The selected runs in document order, a line break between two of them where a
-    block-level element starts or ends between them, else a space.  A ``<pre>`` selected
-    whole is one block of its source text, line breaks kept.
+    block-level element starts or ends between them, else a space (none next to closing or
+    opening punctuation).  A ``<pre>`` selected whole is one block of its source text, line
+    breaks kept.
 
     Between runs ``r`` and ``t`` a block-level element ends iff the nearest block-level
     element holding ``r`` does not hold ``t``; one starts iff a block-level element's
@@ -110,8 +116,10 @@ def _text(page: Page, selection: Selection, content: list[bool]) -> str:
             text, pre_done = "".join(page.elements[pre].itertext()), pre
         next_cursor = end[key >> 1] if key & 1 else (key >> 1) + 1
         if cursor >= 0:
-            new_line = not block <= owner < block_end or block_starts[next_cursor] != block_starts[cursor]
-            pieces.append("\n" if new_line else " ")
+            if not block <= owner < block_end or block_starts[next_cursor] != block_starts[cursor]:
+                pieces.append("\n")
+            elif text[:1] not in CLOSING_PUNCTUATION and pieces[-1][-1:] not in OPENING_PUNCTUATION:
+                pieces.append(" ")
         pieces.append(text)
         cursor = next_cursor
         block = nearest_block.get(owner, -1)

@@ -9,7 +9,7 @@ from scrapy_cetd.extraction import Selection
 from scrapy_cetd.page import BLOCK_TAGS, Page
 from scrapy_cetd.parsing import parse_html
 from scrapy_cetd.registry import get_algorithm
-from scrapy_cetd.render import render
+from scrapy_cetd.render import CLOSING_PUNCTUATION, OPENING_PUNCTUATION, render
 from tests.wcxb import fixture_pages
 
 
@@ -37,15 +37,28 @@ def event_walk_text(page: Page, selection: Selection) -> str:
             return ""
         return text if in_pre[owner] else " ".join(text.split())
 
-    pieces = []
+    pieces: list[str] = []
+    boundary = ""  # the strongest boundary since the last text: "\n", " " or none
+
+    def add(text: str) -> None:
+        nonlocal boundary
+        if not text:
+            return
+        if boundary == "\n" or (
+            boundary == " " and text[0] not in CLOSING_PUNCTUATION and pieces[-1][-1] not in OPENING_PUNCTUATION
+        ):
+            pieces.append(boundary)
+        pieces.append(text)
+        boundary = ""
+
     for event, el in etree.iterwalk(page.body, events=("start", "end")):
         i = index[el]
-        if not (i and in_pre[parent[i]]):
-            pieces.append("\n" if tags[i] in BLOCK_TAGS else " ")
+        if not (i and in_pre[parent[i]]) and pieces:
+            boundary = "\n" if tags[i] in BLOCK_TAGS or boundary == "\n" else " "
         if event == "start" and (content[i] or 2 * i in selection.runs):
-            pieces.append(shown(el.text, i))
+            add(shown(el.text, i))
         if event == "end" and i and (content[parent[i]] or 2 * i + 1 in selection.runs):
-            pieces.append(shown(el.tail, parent[i]))
+            add(shown(el.tail, parent[i]))
     lines = (" ".join(line.split()) for line in "".join(pieces).split("\n"))
     return "\n".join(line for line in lines if line)
 
@@ -53,6 +66,12 @@ def event_walk_text(page: Page, selection: Selection) -> str:
 def test_block_boundaries_break_lines_inline_ones_give_spaces() -> None:
     html = "<body><div>one<span>two</span>three<p>four</p>five<br>six <em>seven</em></div></body>"
     assert text_of(html) == "one two three\nfour\nfive\nsix seven"
+
+
+def test_no_space_next_to_closing_or_opening_punctuation_at_inline_boundaries() -> None:
+    html = "<body><p>Hello <a href='/w'>world</a>, this is <b>it</b>! (<i>see</i>) <em>Smith</em>’s</p></body>"
+    assert text_of(html) == "Hello world, this is it! (see) Smith’s"
+    assert text_of("<body><p>one<span>, </span>two</p></body>") == "one, two"  # a space after the comma
 
 
 def test_source_line_breaks_are_spaces_except_in_pre() -> None:
