@@ -197,6 +197,13 @@ def cetd_counts(
     return chars, tag_count, link_chars, link_tags
 
 
+def _ln_ln(x: np.ndarray) -> np.ndarray:
+    """CTD's denominator ``ln(ln(x + e))`` (seed 000, Definition 2), a zero read as 1."""
+    base = np.log(np.log(x + math.e))
+    base[base == 0] = 1.0
+    return base
+
+
 def composite_densities(
     chars: Sequence[int], tag_count: Sequence[int], link_chars: Sequence[int], link_tags: Sequence[int]
 ) -> list[float]:
@@ -218,8 +225,7 @@ def composite_densities(
     lt = np.maximum(np.array(link_tags, dtype=np.float64)[has_text], 1.0)
     non_link = c - lc
     non_link[non_link == 0] = 1.0
-    base = np.log(np.log(c * lc / non_link + ratio * c + math.e))
-    base[base == 0] = 1.0
+    base = _ln_ln(c * lc / non_link + ratio * c)
     out = np.zeros(n)
     out[has_text] = (c / t) * np.log((c / np.maximum(lc, 1.0)) * (t / lt)) / base
     return out.tolist()
@@ -380,8 +386,7 @@ class Page:
         values = np.array(density, dtype=np.float64)
         length = np.array(self.run_chars, dtype=np.float64)
         if composite:
-            base = np.log(np.log(self.link_ratio * length + math.e))
-            base[base == 0] = 1.0
+            base = _ln_ln(self.link_ratio * length)
             length = length * np.log(np.maximum(length, 1.0)) / base  # an empty run adds 0
         # One accumulation, children then runs, in the order of the definition.
         owners = np.array(self.parent[1:] + self.run_owner, dtype=np.intp)
