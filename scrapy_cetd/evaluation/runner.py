@@ -12,9 +12,9 @@ runs once, untimed, on a tiny page in each worker (imports and first-call set-up
 charged to a page).  Scoring is not timed.  Reports use CPU time by default: on a machine
 shared with other work, wall time grows with the load, and more for long calls than for
 short ones (a 30 ms call is preempted more often than a 2 ms parse), which biases the
-ratio to lxml; CPU time does not, and on an idle machine the two are close.  With ``jobs > 1`` chunks of pages go to a
-process pool and each worker times its own pages, so the lxml reference is measured under
-the same load as the extractors.
+ratio to lxml; CPU time does not, and on an idle machine the two are close.  With
+``jobs > 1`` chunks of pages go to a process pool and each worker times its own pages, so
+the lxml reference is measured under the same load as the extractors.
 """
 
 from __future__ import annotations
