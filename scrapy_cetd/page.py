@@ -3,7 +3,8 @@
 Every algorithm works on a :class:`Page`.  Elements under ``<body>`` are numbered in
 document (preorder) order, body being 0; text is held as *runs*: an element's ``.text``
 and each element's ``.tail`` (lxml's view of the DOM's text nodes), those with a
-character other than XML whitespace.  Run ``k`` belongs to element
+character other than XML whitespace; a run's text is that of its non-blank text nodes
+(where a removed element left several side by side).  Run ``k`` belongs to element
 ``run_owner[k]`` (its DOM parent); its key is ``2 * i`` for the ``.text`` of element ``i``
 and ``2 * i + 1`` for its ``.tail``.
 
@@ -14,8 +15,7 @@ iterative bottom-up pass, so a page nested 100,000 deep needs no recursion.  The
 use landmarks.
 
 Speed: the per-element work is done in C where lxml and CPython allow it (XPath for the
-attributes, ``map`` over element lists, runs put in document order by one sort, subtree
-extents from ``T``), and the floating-point formulas (composite text density,
+attributes and the text runs, ``map`` over element lists, subtree extents from ``T``), and the floating-point formulas (composite text density,
 DensitySum) over NumPy arrays; Python-level loops remain only where a value depends on
 another element's.
 """
@@ -26,7 +26,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import cached_property
-from itertools import accumulate, compress, repeat
+from itertools import accumulate
 from operator import add, attrgetter
 
 import numpy as np
@@ -69,9 +69,6 @@ BLOCK_TAGS = frozenset(
 _READ_ATTRIBUTES = etree.XPath(
     "/descendant::*/@style | /descendant::*/@hidden | /descendant::*/@role | /descendant::*/@aria-modal"
 )
-_XML_SPACE = " \t\n\r"
-_text_of = attrgetter("text")
-_tail_of = attrgetter("tail")
 _tag_of = attrgetter("tag")
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
@@ -82,12 +79,71 @@ def normalize_space(text: str) -> str:
     return " ".join(text.split())
 
 
-def _non_blank(texts: list[str | None]) -> list[int]:
-    """Indices of the texts with a character other than XML whitespace (space, tab, line
-    feed, carriage return; as XPath's ``normalize-space``), in C-level maps."""
-    present = list(compress(range(len(texts)), texts))
-    strings: list[str] = list(map(texts.__getitem__, present))  # type: ignore[arg-type]  # None filtered out
-    return list(compress(present, map(str.strip, strings, repeat(_XML_SPACE))))
+#: The text nodes under an element with a character other than XML whitespace (space,
+#: tab, line feed, carriage return; as ``normalize-space``), in document order; each
+#: knows its element and whether it is that element's ``.text`` or ``.tail``.
+_TEXT_NODES = etree.XPath("descendant::text()[normalize-space()]")
+_element_of = etree._ElementUnicodeResult.getparent
+_is_tail = attrgetter("is_tail")
+_XML_SPACE = " \t\n\r"
+#: libxml2 puts an XPath result in document order by comparing nodes' paths to the root,
+#: so its time grows with the depth of the text: a tree this deep, possible only on a page
+#: of more than ``_DEEP_TREE_MIN_ELEMENTS`` elements, has its runs read by a walk instead.
+_XPATH_MAX_DEPTH = 512
+_DEEP_TREE_MIN_ELEMENTS = 4096
+
+
+def _max_depth(parent: list[int]) -> int:
+    depth = [0] * len(parent)
+    for i, p in enumerate(parent[1:], 1):
+        depth[i] = depth[p] + 1
+    return max(depth)
+
+
+def _text_runs(
+    body: etree._Element, index: dict[etree._Element, int], parent: list[int]
+) -> tuple[list[int], list[str]]:
+    """The keys and texts of the runs under ``body``, in document order: a run is an
+    element's ``.text`` or ``.tail`` with a character other than XML whitespace.
+
+    lxml's ``.text`` and ``.tail`` join adjacent text nodes (removing a ``<script>``
+    leaves the text before it and its tail side by side); their non-blank nodes are
+    joined here likewise, so a run is one key.
+    """
+    if len(parent) > _DEEP_TREE_MIN_ELEMENTS and _max_depth(parent) > _XPATH_MAX_DEPTH:
+        return _text_runs_by_walk(body, index)
+    nodes = _TEXT_NODES(body)
+    holders = list(map(index.__getitem__, map(_element_of, nodes)))
+    keys = list(map(add, map(add, holders, holders), map(_is_tail, nodes)))
+    if len(set(keys)) == len(keys):
+        return keys, nodes
+    joined_keys: list[int] = []
+    joined: list[str] = []
+    for key, text in zip(keys, nodes):
+        if joined_keys and joined_keys[-1] == key:
+            joined[-1] += text
+        else:
+            joined_keys.append(key)
+            joined.append(text)
+    return joined_keys, joined
+
+
+def _text_runs_by_walk(body: etree._Element, index: dict[etree._Element, int]) -> tuple[list[int], list[str]]:
+    """:func:`_text_runs` by one iterative walk: an element's text at its start, its tail
+    at its end (linear in the size of the tree at any depth)."""
+    keys: list[int] = []
+    texts: list[str] = []
+    for event, element in etree.iterwalk(body, events=("start", "end")):
+        if event == "start":
+            key, text = 2 * index[element], element.text
+        elif element is body:
+            continue  # body's tail lies outside the content
+        else:
+            key, text = 2 * index[element] + 1, element.tail
+        if text and text.strip(_XML_SPACE):
+            keys.append(key)
+            texts.append(text)
+    return keys, texts
 
 
 def _drop_keeping_tail(element: etree._Element) -> None:
@@ -264,50 +320,35 @@ class Page:
         return None
 
     def _walk(self) -> None:
-        """Number elements in preorder, read their text runs, count, then put the runs in
-        document order (which needs each subtree's extent, known from the counts)."""
+        """Number elements in preorder, read the text runs (in document order, from one
+        XPath over the text nodes), then count."""
         elements: list[etree._Element] = list(self.body.iter(etree.Element))
         n = len(elements)
         index = dict(zip(elements, range(n)))
         parent = [-1]
         parent.extend(map(index.__getitem__, map(etree._Element.getparent, elements[1:])))
+        keys, run_text = _text_runs(self.body, index, parent)
         # Attribute order matters: a Page's attributes are released in assignment order,
         # and lxml frees an element proxy in time proportional to its depth unless its
-        # parent's proxy is still alive.  With ``index`` released first, the last reference
-        # to each proxy is in ``elements``, which Python releases last item first, i.e.
-        # deepest first: a 100,000-deep page is freed in linear time, not quadratic.
+        # parent's proxy is still alive.  The runs (XPath results, which hold their
+        # element) go first, then ``index``; the last reference to each proxy is then in
+        # ``elements``, which Python releases last item first, i.e. deepest first: a
+        # 100,000-deep page is freed in linear time, not quadratic.
+        self.run_text: list[str] = run_text
         self.index = index
         self.elements = elements
         self.parent = parent
         self.tags: list[str] = list(map(_tag_of, elements))
-        # The runs: each element's .text, then each element's .tail (body's tail is outside
-        # the body), the non-blank ones; in this order until sorted below.
-        texts = list(map(_text_of, elements))
-        tails = list(map(_tail_of, elements))
-        tails[0] = None
-        text_holders = _non_blank(texts)
-        tail_holders = _non_blank(tails)
-        run_text = list(map(texts.__getitem__, text_holders))
-        run_text += map(tails.__getitem__, tail_holders)
-        run_owner = text_holders + list(map(parent.__getitem__, tail_holders))
-        run_collapsed = list(map(" ".join, map(str.split, run_text)))
-        run_chars = list(map(len, run_collapsed))
-        self._count(run_owner, run_chars)
-        # Document order: the text of element i comes after all ends at i (coordinate
-        # i * (n + 1) + n); the tail of j after the end of j, itself after the ends of
-        # j's descendants ending at the same place (end[j] * (n + 1) + n - j).
-        end, scale = self.end, n + 1
-        coordinate = [i * scale + n for i in text_holders]
-        coordinate += [end[j] * scale + n - j for j in tail_holders]
-        order = sorted(range(len(coordinate)), key=coordinate.__getitem__)
-        keys = [i + i for i in text_holders]
-        keys += [j + j + 1 for j in tail_holders]
-        self.run_key: list[int] = list(map(keys.__getitem__, order))
-        self.run_owner: list[int] = list(map(run_owner.__getitem__, order))
-        self.run_text: list[str] = list(map(run_text.__getitem__, order))
+        # Key 2 * i + 1 is the tail of element i, which belongs to i's parent.
+        owner_of_key = [0] * (2 * n)
+        owner_of_key[0::2] = range(n)
+        owner_of_key[1::2] = parent
+        self.run_key: list[int] = keys
+        self.run_owner: list[int] = list(map(owner_of_key.__getitem__, keys))
         #: Each run as rendered: whitespace runs collapsed to one space, ends stripped.
-        self.run_collapsed: list[str] = list(map(run_collapsed.__getitem__, order))
-        self.run_chars: list[int] = list(map(run_chars.__getitem__, order))
+        self.run_collapsed: list[str] = list(map(" ".join, map(str.split, self.run_text)))
+        self.run_chars: list[int] = list(map(len, self.run_collapsed))
+        self._count(self.run_owner, self.run_chars)
 
     def _count(self, run_owner: list[int], run_chars: list[int]) -> None:
         """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""

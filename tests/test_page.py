@@ -7,6 +7,7 @@ import math
 import pytest
 
 from scrapy_cetd import Page, parse_html
+from scrapy_cetd import page as page_module
 
 # body0, div#nav1, a2, a3, div#main4, p5, p6, a7
 SMALL = """<html><head><title>Small</title></head><body>
@@ -95,6 +96,22 @@ def test_cleaning_removes_invisible_nodes_and_keeps_tails() -> None:
     ))
     assert "".join(page.run_text) == "abdfhjlmn"
     assert page.tags == ["body", "p", "noscript"]
+
+
+def test_text_split_by_a_removed_element_is_one_run() -> None:
+    # Removing the script leaves two text nodes side by side; lxml's .text joins them.
+    page = Page.from_tree(parse_html("<body><p>one <script>x</script>two<b>three</b>\n<style>s</style>four</p></body>"))
+    assert page.run_collapsed == ["one two", "three", "four"]
+    assert page.run_key == [2, 4, 5]
+    assert page.run_chars == [7, 5, 4]
+
+
+def test_runs_read_by_the_deep_tree_walk_match_the_xpath_reading() -> None:
+    html = "<body>" + SMALL + "<div>a<p>b<br>c<i>d</i>\ne</p>\n<ul><li>f</li><li> </li></ul>g</div>x</body>"
+    page = Page.from_tree(parse_html(html))
+    keys, texts = page_module._text_runs_by_walk(page.body, page.index)
+    assert keys == page.run_key
+    assert [" ".join(t.split()) for t in texts] == page.run_collapsed
 
 
 def test_hidden_wrapper_holding_most_of_the_text_is_kept_as_deferred_content() -> None:
