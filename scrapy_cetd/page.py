@@ -15,9 +15,9 @@ iterative bottom-up pass, so a page nested 100,000 deep needs no recursion.  The
 use landmarks.
 
 Speed: the per-element work is done in C where lxml and CPython allow it (XPath for the
-attributes and the text runs, ``map`` over element lists, subtree extents from ``T``), and the floating-point formulas (composite text density,
-DensitySum) over NumPy arrays; Python-level loops remain only where a value depends on
-another element's.
+attributes and the text runs, ``map`` over element lists, subtree extents from ``T``),
+and the floating-point formulas (composite text density, DensitySum) over NumPy arrays;
+Python-level loops remain only where a value depends on another element's.
 """
 
 from __future__ import annotations
