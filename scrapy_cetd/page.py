@@ -262,8 +262,9 @@ def _ln_ln(x: np.ndarray) -> np.ndarray:
 
 def composite_densities(
     chars: Sequence[int], tag_count: Sequence[int], link_chars: Sequence[int], link_tags: Sequence[int]
-) -> list[float]:
-    """Composite text density (seed 000, Definition 2; ``ALGORITHMS.md`` section 1).
+) -> np.ndarray:
+    """Composite text density (seed 000, Definition 2; ``ALGORITHMS.md`` section 1), as an
+    array.
 
     ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``
     with every zero denominator read as 1; index 0 is body; 0 where ``C_i = 0``.  Computed
@@ -271,7 +272,7 @@ def composite_densities(
     """
     n = len(chars)
     if not n or not chars[0]:
-        return [0.0] * n
+        return np.zeros(n)
     ratio = link_chars[0] / chars[0]
     c = np.array(chars, dtype=np.float64)
     has_text = c > 0
@@ -284,7 +285,7 @@ def composite_densities(
     base = _ln_ln(c * lc / non_link + ratio * c)
     out = np.zeros(n)
     out[has_text] = (c / t) * np.log((c / np.maximum(lc, 1.0)) * (t / lt)) / base
-    return out.tolist()
+    return out
 
 
 class Page:
@@ -388,9 +389,10 @@ class Page:
             child = end[child]
         return kids
 
-    def positions(self, *tags: str) -> list[int]:
-        """Indices of the elements with any of ``tags``, in document order."""
-        return list(map(self.index.__getitem__, self.body.iter(*tags)))
+    def positions(self, *tags: str, within: int = 0) -> list[int]:
+        """Indices of the elements with any of ``tags`` in the subtree of element ``within``
+        (itself included; default body), in document order."""
+        return list(map(self.index.__getitem__, self.elements[within].iter(*tags)))
 
     @cached_property
     def block_starts(self) -> list[int]:
@@ -413,9 +415,9 @@ class Page:
     @cached_property
     def composite_text_density(self) -> list[float]:
         """Composite text density of every element: :func:`composite_densities` of the counts."""
-        return composite_densities(self.chars, self.tag_count, self.link_chars, self.link_tags)
+        return composite_densities(self.chars, self.tag_count, self.link_chars, self.link_tags).tolist()
 
-    def density_sum(self, density: Sequence[float], composite: bool) -> list[float]:
+    def density_sum(self, density: Sequence[float] | np.ndarray, composite: bool) -> list[float]:
         """DensitySum (seed 000, Definition 3): the sum of the children's densities.
 
         Each run of the element's own text counts as a pseudo-child, as in the reference
@@ -424,7 +426,7 @@ class Page:
         own density as DensitySum.  Summed over arrays.
         """
         n = len(density)
-        values = np.array(density, dtype=np.float64)
+        values = np.asarray(density, dtype=np.float64)
         length = np.array(self.run_chars, dtype=np.float64)
         if composite:
             base = _ln_ln(self.link_ratio * length)

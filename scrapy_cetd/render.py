@@ -137,11 +137,12 @@ def _text(page: Page, selection: Selection, content: list[bool]) -> str:
 
 def _outermost_pre(page: Page) -> list[int]:
     """Per element, the outermost ``<pre>`` holding it (or -1); empty without ``<pre>``."""
-    if "pre" not in page.tags:
+    pres = page.positions("pre")
+    if not pres:
         return []
     pre_of = [-1] * len(page)
     end = page.end
-    for pre in page.positions("pre"):
+    for pre in pres:
         if pre_of[pre] < 0:
             pre_of[pre : end[pre]] = [pre] * (end[pre] - pre)
     return pre_of

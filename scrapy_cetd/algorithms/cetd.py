@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from ..extraction import Selection
 from ..page import Page
 from ..registry import Algorithm, register
@@ -37,22 +39,21 @@ def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
     return best
 
 
-def extract_content(
-    page: Page, density: Sequence[float], best: Sequence[int], top: int, threshold: float
-) -> list[int]:
+def extract_content(page: Page, passes: Sequence[bool], best: Sequence[int], top: int) -> list[int]:
     """``ExtractContent`` (seed 000, Algorithm 2) from body: each element at or above the
-    threshold marks the element of largest DensitySum in its subtree (``best``; body marks
-    ``top``) and is descended into.  One preorder pass replaces the recursion: an element
-    is visited iff it and all its ancestors pass, so a failing element's subtree is skipped.
-    Returns the distinct marked blocks in document order of discovery."""
-    n, end = len(density), page.end
-    if not n or density[0] < threshold:
+    threshold (``passes``) marks the element of largest DensitySum in its subtree
+    (``best``; body marks ``top``) and is descended into.  One preorder pass replaces the
+    recursion: an element is visited iff it and all its ancestors pass, so a failing
+    element's subtree is skipped.  Returns the distinct marked blocks in document order
+    of discovery."""
+    n, end = len(passes), page.end
+    if not n or not passes[0]:
         return []
     marked = [top]
     seen = {top}
     i = 1
     while i < n:
-        if density[i] < threshold:
+        if not passes[i]:
             i = end[i]
             continue
         block = best[i]
@@ -68,10 +69,12 @@ def top_block(density_sum: Sequence[float]) -> int:
     return density_sum.index(max(density_sum[1:]), 1)
 
 
-def densitysum_threshold(page: Page, density: Sequence[float], top: int, coefficient: float) -> float:
+def densitysum_threshold(
+    page: Page, density: Sequence[float] | np.ndarray, top: int, coefficient: float
+) -> float:
     """The threshold (seed 000, section 4.2): the smallest density on the path from the top
     block ``M`` up to body, times the threshold coefficient."""
-    return min(density[i] for i in page.path_to_body(top)) * coefficient
+    return float(min(density[i] for i in page.path_to_body(top)) * coefficient)
 
 
 def densitysum_selection(
@@ -94,7 +97,8 @@ def densitysum_selection(
     threshold = densitysum_threshold(page, density, top, coefficient)
     if threshold <= 0:
         return Selection(threshold=threshold, subtrees={0}, diagnostics={"top_block": top})
-    marked = extract_content(page, density, subtree_best(page, density_sum), top, threshold)
+    passes = list(map(threshold.__le__, density))
+    marked = extract_content(page, passes, subtree_best(page, density_sum), top)
     return Selection(threshold=threshold, subtrees=set(marked), diagnostics={"top_block": top})
 
 

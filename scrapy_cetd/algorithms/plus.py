@@ -51,6 +51,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..extraction import Selection
 from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag
 from ..registry import Algorithm, Param, register
@@ -153,12 +155,7 @@ def _counts_without(page: Page, roots: list[int]) -> _Counts:
     return _Counts(removed, chars, tag_count, link_chars, link_tags)
 
 
-def _composite_density(counts: _Counts) -> list[float]:
-    """CTD (seed 000, Definition 2) on ``counts``, as :attr:`Page.composite_text_density`."""
-    return composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
-
-
-def _density_sums(page: Page, density: Sequence[float], roots: list[int]) -> list[float]:
+def _density_sums(page: Page, density: Sequence[float] | np.ndarray, roots: list[int]) -> list[float]:
     """DensitySum (seed 000, Definition 3) with removed elements at 0, and rule 3 on what
     a block is: a link (``a``, ``button``, ``select``) or a ``NOT_BLOCK_TAGS`` element and
     everything in it is never a block (DensitySum 0); a ``<pre>`` has its own density as
@@ -173,10 +170,13 @@ def _density_sums(page: Page, density: Sequence[float], roots: list[int]) -> lis
             continue  # inside a link or a pre already handled
         if is_link[i] or tags[i] in NOT_BLOCK_TAGS:
             covered = end[i]
-            density_sum[i:covered] = [0.0] * (covered - i)
+            if covered == i + 1:
+                density_sum[i] = 0.0
+            else:
+                density_sum[i:covered] = [0.0] * (covered - i)
         elif tags[i] == "pre":
             covered = end[i]
-            density_sum[i] = density[i]
+            density_sum[i] = float(density[i])
             density_sum[i + 1 : covered] = [0.0] * (covered - i - 1)
     return density_sum
 
@@ -241,11 +241,9 @@ def _is_prose(page: Page, top: int) -> bool:
     in_paragraphs = 0
     paragraphs = 0
     covered = top
-    for i in page.positions("p"):
-        if i >= end[top]:
-            break
+    for i in page.positions("p", within=top):
         if i < covered:
-            continue  # before the top block, or inside a paragraph already counted
+            continue  # inside a paragraph already counted
         in_paragraphs += chars[i]
         paragraphs += 1
         covered = end[i]
@@ -425,7 +423,7 @@ def plus_selection(
     """
     roots = removed_roots(page)
     counts = _counts_without(page, roots)
-    density = _composite_density(counts) if roots else page.composite_text_density
+    density = composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
     removed = counts.removed
     info: dict[str, Any] = {"removed": [page.describe(r) for r in roots]}
     n = len(page)
@@ -440,7 +438,7 @@ def plus_selection(
     if threshold <= 0:
         blocks = [0]
     else:
-        marked = extract_content(page, density, subtree_best(page, density_sum), top, threshold)
+        marked = extract_content(page, (density >= threshold).tolist(), subtree_best(page, density_sum), top)
         blocks, report = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
         blocks += _rescue_structures(page, blocks, counts, info)
         if link_prune <= 1.0:
