@@ -87,13 +87,15 @@ _element_of = etree._ElementUnicodeResult.getparent
 _is_tail = attrgetter("is_tail")
 _XML_SPACE = " \t\n\r"
 #: libxml2 puts an XPath result in document order by comparing nodes' paths to the root,
-#: so its time grows with the depth of the text: a tree this deep, possible only on a page
-#: of more than ``_DEEP_TREE_MIN_ELEMENTS`` elements, has its runs read by a walk instead.
+#: so its time grows with the depth of the text: a tree deeper than this has its runs read
+#: by a walk instead.  The depth is checked on pages of more than
+#: ``_DEEP_TREE_MIN_ELEMENTS`` elements only; on smaller ones it costs tens of ms at worst.
 _XPATH_MAX_DEPTH = 512
 _DEEP_TREE_MIN_ELEMENTS = 4096
 
 
 def _max_depth(parent: list[int]) -> int:
+    """The depth of the deepest element below element 0, from the preorder parents."""
     depth = [0] * len(parent)
     for i, p in enumerate(parent[1:], 1):
         depth[i] = depth[p] + 1
