@@ -351,14 +351,14 @@ class Page:
         #: Each run as rendered: whitespace runs collapsed to one space, ends stripped.
         self.run_collapsed: list[str] = list(map(" ".join, map(str.split, self.run_text)))
         self.run_chars: list[int] = list(map(len, self.run_collapsed))
-        self._count(self.run_owner, self.run_chars)
+        self._count()
 
-    def _count(self, run_owner: list[int], run_chars: list[int]) -> None:
+    def _count(self) -> None:
         """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""
         n = len(self.elements)
         self.is_link = list(map(LINK_TAGS.__contains__, self.tags))
         self.chars, self.tag_count, self.link_chars, self.link_tags = cetd_counts(
-            self.parent, self.is_link, run_owner, run_chars
+            self.parent, self.is_link, self.run_owner, self.run_chars
         )
         #: ``end[i]``: one past the last element index of ``i``'s subtree (``i + 1 + T_i``).
         self.end = list(map(add, self.tag_count, range(1, n + 1)))
