@@ -86,6 +86,19 @@ def _read_error(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
+# Why an HTML page gave no text, by Extraction.reason (api._run), for the stderr note.
+_EMPTY_REASONS = {
+    "no-text": "the page's <body> holds no text (a head-only page, or one whose text a script writes)",
+    "frameset": "a frameset page: its content is in the frame documents, extract those",
+    "nothing-selected": "the algorithm selected nothing on this page; "
+    "try another --algorithm or a lower --threshold-coefficient",
+}
+
+
+def _why_empty(reason: str | None) -> str:
+    return _EMPTY_REASONS.get(reason or "", "the extraction is empty")
+
+
 def _extract_command(args: argparse.Namespace) -> int:
     params: dict[str, Any] = {}
     for text in args.param:
@@ -121,6 +134,11 @@ def _extract_command(args: argparse.Namespace) -> int:
             _error(f"{label}: no HTML to extract from ({result.reason})")
             status = 1
             continue
+        if not result.text:
+            print(f"{PROG}: {label}: nothing extracted ({result.reason}): {_why_empty(result.reason)}", file=sys.stderr)
+            status = 1
+            if args.format != "json":  # JSON still gets the record, with its reason
+                continue
         if args.format == "json":
             print(json.dumps({"file": label, **result.to_dict()}, ensure_ascii=False))
             continue
@@ -324,7 +342,8 @@ def _algorithms_command(args: argparse.Namespace) -> int:
     for name in algorithm_names():
         spec = get_algorithm(name)
         limit = "" if math.isinf(spec.max_coefficient) else f", at most {spec.max_coefficient:g}"
-        print(f"{name}: {spec.summary}")
+        default = " (default)" if name == DEFAULT_ALGORITHM else ""
+        print(f"{name}{default}: {spec.summary}")
         print(f"    paper: {spec.paper}")
         print(f"    --threshold-coefficient: default {spec.default_coefficient:g}{limit}")
         for param_name, param in spec.params.items():
@@ -361,13 +380,52 @@ def _selection_options() -> argparse.ArgumentParser:
     return parent
 
 
+EXIT_STATUS = """\
+exit status of extract:
+  0  every file gave text
+  1  some file gave none: unreadable, not HTML (empty, binary, broken gzip) or nothing
+     extracted; one line on stderr says which file and why, the other files are still
+     processed (with --format json a page without text still gets its record)
+  2  usage error (unknown algorithm, option out of range, ...)"""
+
+EXAMPLES = f"""\
+examples:
+  scrapy-cetd extract page.html                     the main text of a saved page
+  scrapy-cetd extract page.html.gz -f html          cleaned HTML (gzip is detected)
+  scrapy-cetd extract *.html -f json > pages.jsonl  one JSON record per file
+  curl -s https://example.com/a | scrapy-cetd extract - --url https://example.com/a
+  scrapy-cetd extract page.html -a cepr-setpr -c 0.8 -p beta=2
+  scrapy-cetd algorithms                            the algorithms, their options, the default
+  scrapy-cetd evaluate wcxb-dev -a cetd-plus cectd-ds --peers --jobs 2
+  scrapy-cetd tradeoff wcxb-dev -a cectd-ds -o tradeoff.png
+
+The default algorithm is {DEFAULT_ALGORITHM}. 'scrapy-cetd COMMAND --help' gives each command's options.
+
+{EXIT_STATUS}"""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Main-content extraction (CETD, CEPR, CETR, ...).")
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Main-content extraction: the article text (or cleaned HTML) of web pages,\n"
+        "without menus, ads, related links and footers.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     param_help = "an algorithm parameter (repeat); see 'scrapy-cetd algorithms'"
-    ex = commands.add_parser("extract", help="print the main content of HTML files")
+    ex = commands.add_parser(
+        "extract",
+        help="print the main content of HTML files",
+        description="Print the main content of HTML files (gzip or not; - reads stdin) as text,\n"
+        "cleaned HTML or JSON.",
+        epilog="examples:\n"
+        "  scrapy-cetd extract page.html other.html.gz\n"
+        "  scrapy-cetd extract page.html --format json --diagnostics\n\n" + EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ex.add_argument("files", nargs="+", metavar="FILE", help="HTML file, gzip or not; - for stdin")
     ex.add_argument("-a", "--algorithm", default=DEFAULT_ALGORITHM, help=f"default {DEFAULT_ALGORITHM}")
     ex.add_argument("-c", "--threshold-coefficient", type=float, metavar="X", help="default: the algorithm's")
@@ -432,7 +490,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--json", metavar="OUT", help="also write the points as JSON")
     tr.set_defaults(handler=_tradeoff_command)
 
-    al = commands.add_parser("algorithms", help="list the registered algorithms and their options")
+    al = commands.add_parser(
+        "algorithms", help="list the registered algorithms, their papers and options; marks the default"
+    )
     al.set_defaults(handler=_algorithms_command)
     return parser
 

@@ -113,13 +113,50 @@ def test_bad_files_are_reported_and_the_others_processed(
     ]
 
 
-def test_a_page_without_content_is_not_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_page_without_text_says_why_on_stderr_and_exits_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, article: Path
+) -> None:
+    blank = tmp_path / "blank.html"
+    blank.write_text("<html><head><title>Blank</title></head><body><div></div></body></html>")
+    head_only = tmp_path / "head.html"
+    head_only.write_text("<html><head><title>Only a head</title><meta charset=utf-8></head></html>")
+    frames = tmp_path / "frames.html"
+    frames.write_text('<html><frameset><frame src="a.html"></frameset></html>')
+    data = tmp_path / "data.json"
+    data.write_text('{"id": 1, "tags": ["a", "b"]}')
+    status, out, err = run(capsys, "extract", str(blank), str(article), str(head_only), str(frames), str(data))
+    assert status == 1
+    assert out.splitlines()[:2] == [f"==> {article} <==", HEADLINE]
+    assert f"==> {blank} <==" not in out
+    errors = err.splitlines()
+    assert len(errors) == 4
+    assert errors[0].startswith(f"scrapy-cetd: {blank}: nothing extracted (no-text): the page's <body> holds no text")
+    assert errors[1].startswith(f"scrapy-cetd: {head_only}: nothing extracted (no-text): ")
+    assert errors[2].startswith(f"scrapy-cetd: {frames}: nothing extracted (frameset): a frameset page")
+    assert errors[3].startswith(f"scrapy-cetd: {data}: nothing extracted (nothing-selected): the algorithm selected")
+    assert "--threshold-coefficient" in errors[3]
+
+
+def test_json_output_keeps_the_record_of_a_page_without_text(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     page = tmp_path / "blank.html"
     page.write_text("<html><head><title>Blank</title></head><body><div></div></body></html>")
     status, out, err = run(capsys, "extract", "-f", "json", str(page))
-    assert status == 0 and err == ""
+    assert status == 1 and err.startswith(f"scrapy-cetd: {page}: nothing extracted (no-text)")
     record = json.loads(out)
     assert record["text"] == "" and record["reason"] == "no-text" and record["title"] == "Blank"
+
+
+def test_help_has_examples_and_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "examples:\n  scrapy-cetd extract page.html " in out
+    assert "exit status of extract:\n  0  every file gave text\n  1  " in out
+    assert f"The default algorithm is {DEFAULT_ALGORITHM}." in out
+    assert main(["extract", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out and "exit status of extract:" in out
 
 
 def test_extract_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,8 +181,14 @@ def test_python_dash_m_runs_the_command_line(article: Path) -> None:
 def test_algorithms_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "algorithms")
     assert status == 0
-    listed = [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")]
+    listed = [line.split(":")[0].removesuffix(" (default)") for line in out.splitlines() if not line.startswith(" ")]
     assert listed == algorithm_names()
+    assert [line for line in out.splitlines() if " (default): " in line] == [
+        f"{DEFAULT_ALGORITHM} (default): {get_algorithm(DEFAULT_ALGORITHM).summary}"
+    ]
+    papers = [line for line in out.splitlines() if line.startswith("    paper: ")]
+    assert len(papers) == len(algorithm_names()) and not [p for p in papers if "seed" in p]
+    assert "    paper: Sun, Song, Liao: CETD: Content Extraction via Text Density, SIGIR 2011" in papers
 
 
 def test_evaluate_prints_the_table_and_writes_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -413,7 +413,7 @@ def _cepr_setpr(page: Page, coefficient: float, r: int, sigma: float, beta: floa
     return cepr_selection(page, coefficient, "etpr", radius=r, sigma=sigma, beta=beta)
 
 
-_PAPER = "Wu, Li, Hu, Wu: Web News Extraction via Path Ratios (CEPR), CIKM 2013 (seed 002)"
+_PAPER = "Wu, Li, Hu, Wu: Web News Extraction via Path Ratios (CEPR), CIKM 2013"
 
 register(Algorithm("cepr-tpr", _cepr_tpr, 1.7, _PAPER, "text-to-tag-path ratio histogram + std threshold"))
 register(Algorithm("cepr-etpr", _cepr_etpr, 0.7, _PAPER, "extended text-to-tag-path ratio (punctuation, deviations)"))

@@ -151,7 +151,7 @@ def _cectd_s(page: Page, coefficient: float) -> Selection:
     return smoothing_selection(page, page.composite_text_density, coefficient)
 
 
-_PAPER = "Sun, Song, Liao: CETD, SIGIR 2011 (seed 000)"
+_PAPER = "Sun, Song, Liao: CETD: Content Extraction via Text Density, SIGIR 2011"
 
 register(Algorithm("cetd-ds", _cetd_ds, 1.0, _PAPER, "text density + DensitySum"))
 register(Algorithm("cectd-ds", _cectd_ds, 1.0, _PAPER, "composite text density + DensitySum"))

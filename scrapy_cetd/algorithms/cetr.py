@@ -254,7 +254,7 @@ def _cetr(page: Page, coefficient: float, alpha: int) -> Selection:
     return _selection(page, lines, kmeans_pinned_origin(points), None, {})
 
 
-_PAPER = "Weninger, Hsu, Han: CETR - Content Extraction via Tag Ratios, WWW 2010 (seed 001)"
+_PAPER = "Weninger, Hsu, Han: CETR - Content Extraction via Tag Ratios, WWW 2010"
 _ALPHA = Param(3, 1, 100, integer=True, doc="lines ahead averaged by the derivative G (section 5.1)")
 
 register(Algorithm("cetr-tm", _cetr_tm, 1.0, _PAPER, "smoothed tag ratios >= lambda * std (threshold method)"))

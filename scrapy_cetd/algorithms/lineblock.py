@@ -183,7 +183,7 @@ register(Algorithm(
     "lineblock",
     _lineblock,
     1.0,
-    "Line-Block with TTR, ATTR and TKD (seed 003)",
+    "Line-Block with TTR, ATTR and TKD (the title is missing from our copy of the paper)",
     "line-blocks of the source classified by text-to-tag ratio, anchor text ratio and title keyword density",
     params={
         "tau_ttr": Param(30.0, 0.0, doc="TTR threshold: content needs TTR > coefficient * tau_ttr"),

@@ -486,7 +486,7 @@ register(
         "cetd-plus",
         _cetd_plus,
         0.7,
-        "CECTD-DS (Sun, Song, Liao, SIGIR 2011, seed 000) with measured rules beyond the paper",
+        "CECTD-DS of CETD: Content Extraction via Text Density (SIGIR 2011) with measured rules beyond the paper",
         "composite text density + DensitySum, with removals, block filtering, rescue, link pruning, "
         "line de-duplication",
         params={

@@ -339,7 +339,7 @@ def _variant(by_words: bool, by_leaves: bool) -> Callable[..., Selection]:
     return select
 
 
-_PAPER = "Insa, Silva, Tamarit: Using the Words/Leafs Ratio in the DOM Tree for Content Extraction (seed 004)"
+_PAPER = "Insa, Silva, Tamarit: Using the Words/Leafs Ratio in the DOM Tree for Content Extraction"
 _PARAMS = {
     "relevance_scale": Param(
         SCALE_THRESHOLD, 0, 2, integer=True,
