@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy.settings import SETTINGS_PRIORITIES
+
 from .middlewares import ContentAnnotationMiddleware, ContentSpiderMiddleware
 from .pipelines import ContentExtractionPipeline
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
-__all__ = ["DOWNLOADER_MIDDLEWARE_ORDER", "ITEM_PIPELINE_ORDER", "SPIDER_MIDDLEWARE_ORDER", "Addon"]
+__all__ = ["DOWNLOADER_MIDDLEWARE_ORDER", "ITEM_PIPELINE_ORDER", "LOG_FORMATTER", "SPIDER_MIDDLEWARE_ORDER", "Addon"]
 
 #: Below ``HttpCompressionMiddleware`` (590): ``process_response`` sees the decoded body.
 DOWNLOADER_MIDDLEWARE_ORDER = 585
@@ -18,6 +20,8 @@ DOWNLOADER_MIDDLEWARE_ORDER = 585
 SPIDER_MIDDLEWARE_ORDER = 25
 #: Early: pipelines that validate or store items (usually 300+) see the extracted content.
 ITEM_PIPELINE_ORDER = 100
+#: Logs items with long fields (the page's text and HTML) shortened; see :mod:`scrapy_cetd.logformatter`.
+LOG_FORMATTER = "scrapy_cetd.logformatter.ShortItemLogFormatter"
 
 
 class Addon:
@@ -25,6 +29,11 @@ class Addon:
 
     The ``CETD_*`` settings keep their defaults unless the project, the spider's
     ``custom_settings`` or the command line set them.
+
+    It also sets ``LOG_FORMATTER`` to :class:`~scrapy_cetd.logformatter.ShortItemLogFormatter`
+    at add-on priority: the add-on is what puts each page's text and cleaned HTML into the
+    items, and Scrapy's default formatter then logs all of it for every item at DEBUG.  A
+    ``LOG_FORMATTER`` set by the project, a spider, the command line or an earlier add-on wins.
     """
 
     def update_settings(self, settings: BaseSettings) -> None:
@@ -35,3 +44,5 @@ class Addon:
             "SPIDER_MIDDLEWARES", ContentSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER
         )
         settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", ContentExtractionPipeline, ITEM_PIPELINE_ORDER)
+        if settings.getpriority("LOG_FORMATTER") < SETTINGS_PRIORITIES["addon"]:
+            settings.set("LOG_FORMATTER", LOG_FORMATTER, priority="addon")

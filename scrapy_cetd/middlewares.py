@@ -153,7 +153,7 @@ class _Annotator:
     response itself when it reaches the spider without an annotation)."""
 
     def __init__(self, crawler: Crawler) -> None:
-        self.config = CetdConfig.from_settings(crawler.settings)
+        self.config = CetdConfig.from_crawler(crawler)
         if not self.config.enabled:
             raise NotConfigured("CETD_ENABLED is False")
         self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]

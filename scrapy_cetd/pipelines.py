@@ -146,7 +146,7 @@ class ContentExtractionPipeline:
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
-        self.config = CetdConfig.from_settings(crawler.settings)
+        self.config = CetdConfig.from_crawler(crawler)
         if not self.config.enabled:
             raise NotConfigured("CETD_ENABLED is False")
         self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]

@@ -26,6 +26,8 @@ CETD_WORKERS               ``2`` (``1`` on one core)               extraction pr
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import math
 import os
 from collections.abc import Mapping
@@ -54,8 +56,35 @@ DEFAULT_WORKERS = min(2, os.cpu_count() or 1)
 META_KEYS = ("cetd_enabled", "cetd_algorithm", "cetd_threshold_coefficient", "cetd_params", "cetd_min_text_length")
 
 
+logger = logging.getLogger(__name__)
+
+
 class InvalidSetting(ValueError):
     """A ``CETD_*`` setting or ``cetd_*`` meta key has an invalid value; the message names it."""
+
+
+def _report_if_it_ends_the_crawl(error: InvalidSetting) -> None:
+    """Log ``error`` as one line if it ends the crawl being started.
+
+    ``scrapy crawl`` starts each crawl as an asyncio task; an exception raised while its
+    components are built ends the task, and asyncio logs it as "Task exception was never
+    retrieved" followed by ~35 lines of traceback, the message last.  Retrieving the
+    exception here, when the task is done, silences that; Scrapy still marks the start as
+    failed (``bootstrap_failed``), so ``scrapy crawl`` exits with status 1.  Without a running
+    task (a script driving ``CrawlerProcess`` through Deferreds) the caller gets the error.
+    """
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no running event loop
+        return
+    if task is None:
+        return
+
+    def report(done: asyncio.Task[Any]) -> None:
+        if not done.cancelled() and done.exception() is error:
+            logger.error("Crawl not started, invalid setting: %s", error)
+
+    task.add_done_callback(report)
 
 
 @dataclass(frozen=True)
@@ -166,6 +195,16 @@ class CetdConfig:
     source_field: str | None
     max_size: int
     workers: int
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> CetdConfig:
+        """:meth:`from_settings` for a component being built; an invalid setting that ends
+        the crawl is logged as one line naming it (no traceback), and the crawl fails."""
+        try:
+            return cls.from_settings(crawler.settings)
+        except InvalidSetting as error:
+            _report_if_it_ends_the_crawl(error)
+            raise
 
     @classmethod
     def from_settings(cls, settings: Any) -> CetdConfig:

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import scrapy
+from scrapy.exceptions import CloseSpider
 from scrapy.http import Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.sitemap import Sitemap
@@ -32,8 +33,6 @@ class NewsSpider(scrapy.Spider):
 
     def __init__(self, start_url: str | None = None, article_pattern: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if not start_url:
-            raise ValueError("give the site to crawl: scrapy crawl news -a start_url=https://...")
         self.start_url = start_url
         host = urlsplit(start_url).hostname or ""
         self.allowed_domains = [host.removeprefix("www.")]
@@ -41,6 +40,11 @@ class NewsSpider(scrapy.Spider):
         self.links = LinkExtractor()
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
+        # Checked here rather than in __init__: an exception there ends `scrapy crawl` with a
+        # long asyncio traceback, and the components (and their settings) are checked first.
+        if not self.start_url:
+            self.logger.error("Give the site to crawl: scrapy crawl news -a start_url=https://...")
+            raise CloseSpider("no_start_url")
         yield scrapy.Request(self.start_url, callback=self.parse_start)
 
     def parse_start(self, response: Response) -> Iterator[Any]:

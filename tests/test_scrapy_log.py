@@ -1,0 +1,142 @@
+"""What a Scrapy user reads: the one-line invalid-setting error, and item log lines kept short.
+
+The crawls run ``scrapy crawl news`` of ``example_project`` in a subprocess, as a user would,
+against the bundled sample site served on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import scrapy
+from scrapy.utils.test import get_crawler
+
+from scrapy_cetd import Addon
+from scrapy_cetd.logformatter import ShortItemLogFormatter
+
+PROJECT = Path(__file__).resolve().parent.parent / "example_project"
+
+
+@pytest.fixture(scope="module")
+def sample_site() -> Iterator[str]:
+    sys.path.insert(0, str(PROJECT))
+    try:
+        from run_offline import serve_sample_site
+
+        with serve_sample_site() as base_url:
+            yield base_url
+    finally:
+        sys.path.remove(str(PROJECT))
+
+
+def scrapy_crawl(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "news", *args],
+        capture_output=True, text=True, timeout=120, cwd=PROJECT, check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "message"),
+    [
+        ("CETD_ALGORITHM", "nope", "CETD_ALGORITHM: unknown algorithm 'nope'; choose one of: cectd-ds, "),
+        ("CETD_WORKERS", "-1", "CETD_WORKERS: expected a whole number >= 0, got '-1'"),
+    ],
+)
+def test_an_invalid_setting_is_one_line_naming_it_and_a_failed_exit(setting: str, value: str, message: str) -> None:
+    # No start_url either: the spider checks it only once the components (and settings) are built.
+    run = scrapy_crawl("-s", f"{setting}={value}")
+    assert run.returncode == 1
+    errors = [line for line in run.stderr.splitlines() if " ERROR: " in line]
+    assert len(errors) == 1, run.stderr[-3000:]
+    assert f"[scrapy_cetd.settings] ERROR: Crawl not started, invalid setting: {message}" in errors[0]
+    assert "Traceback" not in run.stderr and "Task exception was never retrieved" not in run.stderr
+    assert "Spider opened" not in run.stderr
+
+
+def test_the_news_spider_without_start_url_says_what_to_give() -> None:
+    run = scrapy_crawl("-s", "LOG_LEVEL=INFO")
+    assert run.returncode == 0
+    assert "[news] ERROR: Give the site to crawl: scrapy crawl news -a start_url=https://..." in run.stderr
+    assert "Closing spider (no_start_url)" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_debug_log_shows_items_with_long_fields_shortened(sample_site: str, tmp_path: Path) -> None:
+    feed = tmp_path / "corpus.jsonl"
+    run = scrapy_crawl(
+        "-a", f"start_url={sample_site}/index.html",
+        "-s", "LOG_LEVEL=DEBUG", "-s", "AUTOTHROTTLE_ENABLED=False",
+        "-s", "FEEDS=" + json.dumps({str(feed): {"format": "jsonlines"}}),
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    items = {item["url"]: item for item in map(json.loads, feed.read_text(encoding="utf-8").splitlines())}
+    records = re.split(r"\n(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d )", run.stderr)
+    scraped = [record for record in records if "DEBUG: Scraped from <200 " in record]
+    assert len(scraped) == len(items) == 23
+    for record in scraped:
+        url = re.search(r"Scraped from <200 (\S+)>", record)[1]  # type: ignore[index]
+        item = items[url]
+        assert len(item["html"]) > 1000  # the whole cleaned page is in the feed...
+        assert f"'html': {item['html'][:200]!r}... ({len(item['html']):,} characters)" in record  # ...not in the log
+        assert len(record) < 1000
+
+
+@dataclasses.dataclass
+class Story:
+    url: str
+    text: str
+    tags: list[str]
+
+
+class StoryItem(scrapy.Item):
+    url = scrapy.Field()
+    text = scrapy.Field()
+
+
+def logged(result: dict) -> str:  # type: ignore[type-arg]
+    record = logging.LogRecord("test", result["level"], __file__, 1, result["msg"], (result["args"],), None)
+    return record.getMessage()
+
+
+def test_the_formatter_shortens_every_item_type_and_keeps_levels() -> None:
+    crawler = get_crawler(scrapy.Spider)
+    formatter = ShortItemLogFormatter.from_crawler(crawler)
+    spider = scrapy.Spider("s")
+    spider.crawler = crawler
+    long_text = "word " * 1000
+    items = [
+        ({"url": "u", "text": long_text, "raw": b"x" * 300}, "{'url': 'u', 'text': "),
+        (Story("u", long_text, [f"t{i}" for i in range(25)]), "Story({'url': 'u', 'text': "),
+        (StoryItem(url="u", text=long_text), "StoryItem({'url': 'u', 'text': "),
+    ]
+    for item, start in items:
+        message = logged(formatter.scraped(item, None, spider))
+        shown = message.split("\n", 1)[1]
+        assert shown.startswith(start)
+        assert f"{long_text[:200]!r}... (5,000 characters)" in shown
+        assert len(shown) < 600
+    assert "'raw': " + repr(b"x" * 200) + "... (300 bytes)" in logged(formatter.scraped(items[0][0], None, spider))
+    assert "'t19', ... (5 more)]" in logged(formatter.scraped(items[1][0], None, spider))
+    dropped = formatter.dropped(items[0][0], scrapy.exceptions.DropItem("short"), None, spider)
+    assert dropped["level"] == logging.WARNING and "(5,000 characters)" in logged(dropped)
+    error = formatter.item_error(items[0][0], ValueError("x"), None, spider)
+    assert error["level"] == logging.ERROR and "(5,000 characters)" in logged(error)
+    assert items[0][0]["text"] == long_text  # the item itself is untouched
+
+
+def test_the_addon_sets_the_formatter_unless_one_is_set() -> None:
+    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}})
+    crawler._apply_settings()
+    assert crawler.settings["LOG_FORMATTER"] == "scrapy_cetd.logformatter.ShortItemLogFormatter"
+    own = "scrapy.logformatter.LogFormatter"
+    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}, "LOG_FORMATTER": own})
+    crawler._apply_settings()
+    assert crawler.settings["LOG_FORMATTER"] == own
