@@ -81,9 +81,26 @@ def crawl(start_url: str, output: Path) -> dict[str, Any]:
     settings.set("LOG_LEVEL", "WARNING")
     process = CrawlerProcess(settings)
     crawler = process.create_crawler("news")
-    process.crawl(crawler, start_url=start_url)
+    failures: list[BaseException] = []
+    process.crawl(crawler, start_url=start_url).addErrback(lambda failure: failures.append(failure.value))
     process.start()
+    if failures:  # e.g. an invalid CETD_* setting in news_corpus/settings.py
+        raise CrawlNotStarted(f"{type(failures[0]).__name__}: {failures[0]}")
     return crawler.stats.get_stats()
+
+
+class CrawlNotStarted(Exception):
+    """The crawl failed while starting (its components could not be built)."""
+
+
+#: What the sample site's numbers mean, beside the stats in the summary.
+STAT_NOTES = {
+    "scrapy_cetd/items/extracted": "articles that received their title, text and HTML",
+    "scrapy_cetd/pages/annotated": "HTML pages parsed: front page, sections, articles, about, contact",
+    "scrapy_cetd/skipped/non_html": "not HTML, so not parsed: the sitemap.xml and feed.xml the front page links to",
+    "scrapy_cetd/skipped/status": "error responses, not parsed: {404} are 404s, the site's missing robots.txt and"
+    " its deliberately dead links to author, user, ad, login and legal pages",
+}
 
 
 def summary(output: Path, stats: dict[str, Any]) -> str:
@@ -103,8 +120,12 @@ def summary(output: Path, stats: dict[str, Any]) -> str:
         )
     flagged = [item for item in items if item.get("cetd_flag") or item.get("cetd_error")]
     lines.append(f"  flagged or failed: {len(flagged)}")
-    lines.append("  scrapy-cetd stats:")
-    lines += [f"    {key}: {value}" for key, value in sorted(stats.items()) if key.startswith("scrapy_cetd/")]
+    lines.append("  scrapy-cetd stats (docs/scrapy.md lists them all):")
+    not_found = stats.get("downloader/response_status_count/404", 0)
+    for key, value in sorted(stats.items()):
+        if key.startswith("scrapy_cetd/"):
+            note = STAT_NOTES.get(key, "").replace("{404}", str(not_found))
+            lines.append(f"    {key}: {value}" + (f"\n      {note}" if note else ""))
     lines.append("  first articles:")
     for item in sorted(with_text, key=lambda item: item["url"])[:3]:
         first_line = item["text"].splitlines()[0]
@@ -122,7 +143,11 @@ def main() -> int:
     with serve_sample_site() as base_url:
         start_url = base_url + START_PATHS[args.start]
         print(f"Serving the sample news site at {base_url}; crawling from {start_url}", flush=True)
-        stats = crawl(start_url, output)
+        try:
+            stats = crawl(start_url, output)
+        except CrawlNotStarted as exc:
+            print(f"The crawl did not start: {exc}", file=sys.stderr)
+            return 1
     print(summary(output, stats))
     return 0 if stats.get("finish_reason") == "finished" and output.stat().st_size else 1
 
