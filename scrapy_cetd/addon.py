@@ -35,3 +35,13 @@ class Addon:
             "SPIDER_MIDDLEWARES", ContentSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER
         )
         settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", ContentExtractionPipeline, ITEM_PIPELINE_ORDER)
+        # WARC archiving (docs/archives.md) when CETD_WARC_PATH is set; Parquet feeds.
+        if settings.get("CETD_WARC_PATH"):
+            from .warc.archive import WARC_MIDDLEWARE_ORDER, WarcArchiveMiddleware
+
+            settings.setdefault_in_component_priority_dict(
+                "DOWNLOADER_MIDDLEWARES", WarcArchiveMiddleware, WARC_MIDDLEWARE_ORDER
+            )
+        exporters = settings["FEED_EXPORTERS"]  # a BaseSettings: the project's own entries stay
+        if hasattr(exporters, "setdefault"):
+            exporters.setdefault("parquet", "scrapy_cetd.exporters.ParquetItemExporter", "addon")
