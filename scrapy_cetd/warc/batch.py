@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import multiprocessing
 import sys
 import time
 from collections import Counter
@@ -25,12 +26,13 @@ from .reader import ReadIssue, Unit, WarcFileError, iter_records, split_units
 __all__ = ["BatchSummary", "UnitResult", "make_units", "open_output", "process_unit", "run_batch"]
 
 #: Default size of a unit of work: byte ranges of gzip-per-record files this large.
-DEFAULT_SPLIT_SIZE = 64 * 1024 * 1024
+DEFAULT_SPLIT_SIZE = 16 * 1024 * 1024
 
 
 @dataclass
 class UnitResult:
-    """What one unit produced: items in record order, skips by reason, damaged data, timings."""
+    """What one unit produced: items in record order, skips by reason, damaged data, and the
+    CPU seconds spent reading and extracting."""
 
     unit: Unit
     items: list[dict[str, Any]] = field(default_factory=list)
@@ -46,7 +48,7 @@ class UnitResult:
 def process_unit(unit: Unit, options: WarcOptions) -> UnitResult:
     """Read and extract one unit; never raises for bad input (see :class:`UnitResult`)."""
     result = UnitResult(unit)
-    clock = time.perf_counter
+    clock = time.process_time  # CPU time: the shares hold on a busy machine too
     records = iter_records(unit, options.max_size)
     try:
         while True:
@@ -125,7 +127,8 @@ def open_output(path: str, fields: tuple[str, ...]) -> _Output:
 
 @dataclass
 class BatchSummary:
-    """Totals of a run."""
+    """Totals of a run: ``read/extract/write_seconds`` are CPU seconds (summed over workers),
+    ``wall_seconds`` the run's elapsed time."""
 
     files: int = 0
     failed_files: list[str] = field(default_factory=list)
@@ -146,7 +149,7 @@ class BatchSummary:
         busy = self.read_seconds + self.extract_seconds + self.write_seconds or 1.0
         out = [
             f"{self.files} file(s), {self.records} records, {self.items} items in {self.wall_seconds:.1f} s "
-            f"({rate:.1f} records/s); time: reading {100 * self.read_seconds / busy:.0f}%, "
+            f"({rate:.1f} records/s); CPU time: reading {100 * self.read_seconds / busy:.0f}%, "
             f"extracting {100 * self.extract_seconds / busy:.0f}%, writing {100 * self.write_seconds / busy:.0f}%"
         ]
         if self.skipped:
@@ -177,8 +180,12 @@ class _Progress:
                          f"{rate:.0f} records/s")
         sys.stderr.flush()
 
+    def clear(self) -> str:
+        """What to print before a message line, so it does not land inside the bar."""
+        return "\r\x1b[K" if self.enabled and self.done else ""
+
     def close(self) -> None:
-        if self.enabled:
+        if self.enabled and self.done:
             sys.stderr.write("\n")
 
 
@@ -187,7 +194,8 @@ def _results_local(units: list[Unit], options: WarcOptions, jobs: int) -> Iterat
         for unit in units:
             yield process_unit(unit, options)
         return
-    with ProcessPoolExecutor(jobs) as pool:
+    # spawn: no locks inherited from the caller's threads (fork of a threaded process can deadlock).
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         # map() keeps unit order; at most a few units per worker are in flight at once.
         yield from pool.map(process_unit, units, [options] * len(units))
 
@@ -230,11 +238,11 @@ def run_batch(
     try:
         for result in results:
             if result.error is not None:
-                print(f"\rscrapy-cetd: error: {result.error}", file=log)
+                print(f"{bar.clear()}scrapy-cetd: error: {result.error}", file=log)
                 summary.failed_files.append(result.unit.path)
             for issue in result.issues:
-                print(f"\rscrapy-cetd: warning: {result.unit.path}: byte {issue.offset}: {issue.kind}: {issue.message}",
-                      file=log)
+                print(f"{bar.clear()}scrapy-cetd: warning: {result.unit.path}: byte {issue.offset}: {issue.kind}: "
+                      f"{issue.message}", file=log)
             if result.issues and result.unit.path not in summary.failed_files:
                 summary.failed_files.append(result.unit.path)
             summary.records += result.records
@@ -242,15 +250,15 @@ def run_batch(
             summary.skipped.update(result.skipped)
             summary.read_seconds += result.read_seconds
             summary.extract_seconds += result.extract_seconds
-            write_started = time.perf_counter()
+            write_started = time.process_time()
             for item in result.items:
                 writer.write(item)
-            summary.write_seconds += time.perf_counter() - write_started
+            summary.write_seconds += time.process_time() - write_started
             bar.update(result, summary)
     finally:
-        write_started = time.perf_counter()
+        write_started = time.process_time()
         writer.close()
-        summary.write_seconds += time.perf_counter() - write_started
+        summary.write_seconds += time.process_time() - write_started
         bar.close()
     summary.wall_seconds = time.perf_counter() - started
     return summary

@@ -67,7 +67,7 @@ def add_warc_command(commands: Any, positive_int: Any, param_help: str) -> None:
     )
     wa.add_argument(
         "--split-size", type=_size, default=DEFAULT_SPLIT_SIZE, metavar="BYTES",
-        help="unit of work: byte ranges of about this size of gzip-per-record files (default 64m; 0: whole files)",
+        help="unit of work: byte ranges of about this size of gzip-per-record files (default 16m; 0: whole files)",
     )
     wa.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress bar on stderr (default: when stderr is a terminal)")
@@ -99,6 +99,12 @@ def _warc_command(args: argparse.Namespace) -> int:
     )
     if not args.output.endswith((".jsonl", ".jsonl.gz", ".parquet")) and args.output != "-":
         raise CommandError(f"-o {args.output}: unknown output format; use .jsonl, .jsonl.gz or .parquet")
+    from .reader import require_fastwarc
+
+    try:
+        require_fastwarc()
+    except RuntimeError as exc:
+        raise CommandError(str(exc)) from None
     if args.output.endswith(".parquet"):
         from ..exporters import require_pyarrow
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["ReadIssue", "Record", "Unit", "WarcFileError", "iter_records", "split_units"]
+__all__ = ["ReadIssue", "Record", "Unit", "WarcFileError", "iter_records", "require_fastwarc", "split_units"]
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
 _STATUS_LINE = re.compile(rb"^HTTP/\d(?:\.\d)? +(\d{3})(?: .*)?$")
@@ -60,6 +60,14 @@ class ReadIssue:
     kind: str
     offset: int
     message: str
+
+
+def require_fastwarc() -> None:
+    """``RuntimeError`` saying how to install FastWARC when it is missing."""
+    try:
+        import fastwarc  # noqa: F401
+    except ImportError:
+        raise RuntimeError("reading WARC files needs FastWARC: pip install 'scrapy-cetd[warc]'") from None
 
 
 def is_gzip(path: str | Path) -> bool:
