@@ -106,6 +106,25 @@ def test_crawl_archives_every_response_and_warc_reads_back_the_crawls_texts(
         assert by_url[item["url"]]["title"] == item["title"], item["url"]
 
 
+def test_make_crawl_archive_re_extracts_to_the_corpus_texts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The example project (``make crawl``) archives beside its corpus; the archive gives the corpus back."""
+    corpus = tmp_path / "corpus.jsonl"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "example_project" / "run_offline.py"), "--output", str(corpus)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = tmp_path / "again.jsonl"
+    status, err = _run(["warc", str(tmp_path / "crawl.warc.gz"), "-o", str(out), "--fields", "title,text,html"], capsys)
+    assert status == 0, err
+    again = {item["url"]: item for item in read_jsonl(out)}
+    articles = read_jsonl(corpus)
+    assert len(articles) == 23
+    for article in articles:
+        for name in ("title", "text", "html"):
+            assert again[article["url"]][name] == article[name], (article["url"], name)
+
+
 def test_parquet_feed_and_parquet_output_hold_the_same_rows(
     crawled: tuple[Path, dict[str, Any]], capsys: pytest.CaptureFixture[str]
 ) -> None:
