@@ -13,10 +13,11 @@ import json
 import multiprocessing
 import sys
 import time
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -189,6 +190,20 @@ class _Progress:
             sys.stderr.write("\n")
 
 
+def _in_order(submit: Callable[[Unit], Any], units: list[Unit], window: int) -> Iterator[UnitResult]:
+    """Results in unit order, with at most ``window`` units submitted and not yet written
+    (so memory stays bounded when one unit is slow)."""
+    pending: deque[Any] = deque()
+    remaining = iter(units)
+    for unit in islice(remaining, window):
+        pending.append(submit(unit))
+    while pending:
+        result = pending.popleft().result()
+        for unit in islice(remaining, 1):
+            pending.append(submit(unit))
+        yield result
+
+
 def _results_local(units: list[Unit], options: WarcOptions, jobs: int) -> Iterator[UnitResult]:
     if jobs <= 1 or len(units) <= 1:
         for unit in units:
@@ -196,20 +211,26 @@ def _results_local(units: list[Unit], options: WarcOptions, jobs: int) -> Iterat
         return
     # spawn: no locks inherited from the caller's threads (fork of a threaded process can deadlock).
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        # map() keeps unit order; at most a few units per worker are in flight at once.
-        yield from pool.map(process_unit, units, [options] * len(units))
+        yield from _in_order(lambda unit: pool.submit(process_unit, unit, options), units, 2 * jobs)
 
 
 def _results_dask(units: list[Unit], options: WarcOptions, address: str) -> Iterator[UnitResult]:
+    """Connect now (a bad address fails before any output is written); results in unit order."""
     try:
         from distributed import Client
     except ImportError:
         raise RuntimeError("--dask needs dask.distributed: pip install 'scrapy-cetd[dask]'") from None
-    with Client(address, timeout="30s") as client:
-        futures = client.map(process_unit, units, options=options, pure=False)
-        for future in futures:
-            yield future.result()
-            future.release()
+    try:
+        client = Client(address, timeout="30s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise RuntimeError(f"--dask {address}: cannot connect to the scheduler ({exc})") from None
+
+    def results() -> Iterator[UnitResult]:
+        with client:
+            window = 2 * max(sum(client.nthreads().values()), 1)
+            yield from _in_order(lambda unit: client.submit(process_unit, unit, options, pure=False), units, window)
+
+    return results()
 
 
 def run_batch(
@@ -232,9 +253,9 @@ def run_batch(
     for error in errors:
         print(f"scrapy-cetd: error: {error}", file=log)
         summary.failed_files.append(error.split(":", 1)[0])
+    results = _results_dask(units, options, dask) if dask else _results_local(units, options, jobs)
     writer = open_output(output, options.fields)
     bar = _Progress(sum(_unit_size(u) for u in units), sys.stderr.isatty() if progress is None else progress)
-    results = _results_dask(units, options, dask) if dask else _results_local(units, options, jobs)
     try:
         for result in results:
             if result.error is not None:
