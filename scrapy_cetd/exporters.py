@@ -38,8 +38,9 @@ class ParquetRows:
     """Rows (dicts) to one Parquet file, written in row groups of ``batch_size`` rows.
 
     The columns are ``fields`` if given, else the keys of the first batch in first-seen
-    order; their types are inferred from the first batch (all-empty columns are strings).
-    Keys first seen later are dropped, with one warning each.
+    order; their types are inferred from the first batch (all-empty columns are text, and
+    a text column stores later non-text values as JSON).  Keys first seen later are
+    dropped, with one warning each.
     """
 
     def __init__(
@@ -86,12 +87,21 @@ class ParquetRows:
             for key in row.keys() - set(names) - self._dropped:
                 self._dropped.add(key)
                 logger.warning("Parquet output: field %r first appears after the columns were fixed; dropped", key)
-        columns = {name: [_cell(row.get(name)) for row in self._batch] for name in names}
-        try:
-            table = pa.Table.from_pydict(columns, schema=self._schema)
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise ValueError(f"Parquet output: a value does not fit its column's type ({exc})") from None
-        self._writer.write_table(table)
+        arrays = []
+        for column in self._schema:
+            values = [_cell(row.get(column.name)) for row in self._batch]
+            try:
+                arrays.append(pa.array(values, type=column.type))
+            except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+                if not pa.types.is_string(column.type):
+                    raise ValueError(
+                        f"Parquet output: a value of {column.name!r} does not fit the column's type "
+                        f"{column.type}, set by the first rows ({exc})"
+                    ) from None
+                # A text column (e.g. empty in the first rows) that later gets lists or numbers: JSON text.
+                arrays.append(pa.array([v if v is None or isinstance(v, str) else json.dumps(v, default=str)
+                                        for v in values], type=column.type))
+        self._writer.write_table(pa.Table.from_arrays(arrays, schema=self._schema))
         self.rows_written += len(self._batch)
         self._batch = []
 

@@ -117,7 +117,7 @@ def _warc_command(args: argparse.Namespace) -> int:
             args.files, args.output, options, jobs=args.jobs, dask=args.dask,
             split_size=args.split_size, progress=args.progress,
         )
-    except RuntimeError as exc:
+    except (RuntimeError, ValueError) as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"{args.output}: {exc.strerror or exc}") from None
