@@ -77,6 +77,8 @@ def crawl(start_url: str, output: Path) -> dict[str, Any]:
     settings = get_project_settings()
     feed = dict(settings.getdict("FEEDS")["output/corpus.jsonl"])
     settings.set("FEEDS", {str(output): feed})
+    if settings.get("CETD_WARC_PATH"):  # the WARC archive goes beside the corpus
+        settings.set("CETD_WARC_PATH", str(output.with_name(Path(settings["CETD_WARC_PATH"]).name)))
     settings.set("AUTOTHROTTLE_ENABLED", False)  # loopback: no need to be polite to ourselves
     settings.set("LOG_LEVEL", "WARNING")
     process = CrawlerProcess(settings)

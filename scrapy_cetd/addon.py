@@ -46,3 +46,13 @@ class Addon:
         settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", ContentExtractionPipeline, ITEM_PIPELINE_ORDER)
         if settings.getpriority("LOG_FORMATTER") < SETTINGS_PRIORITIES["addon"]:
             settings.set("LOG_FORMATTER", LOG_FORMATTER, priority="addon")
+        # WARC archiving (docs/archives.md) when CETD_WARC_PATH is set; Parquet feeds.
+        if settings.get("CETD_WARC_PATH"):
+            from .warc.archive import WARC_MIDDLEWARE_ORDER, WarcArchiveMiddleware
+
+            settings.setdefault_in_component_priority_dict(
+                "DOWNLOADER_MIDDLEWARES", WarcArchiveMiddleware, WARC_MIDDLEWARE_ORDER
+            )
+        exporters = settings["FEED_EXPORTERS"]  # a BaseSettings: the project's own entries stay
+        if hasattr(exporters, "setdefault"):
+            exporters.setdefault("parquet", "scrapy_cetd.exporters.ParquetItemExporter", "addon")

@@ -6,6 +6,8 @@
   article-extraction-benchmark directory; prints a markdown table, ``--json`` keeps all.
 - ``scrapy-cetd tradeoff DATASET_DIR --out plot.png``: precision/recall/F1 against the
   threshold coefficient, plotted (needs matplotlib: the ``plot`` extra).
+- ``scrapy-cetd warc FILE... -o OUT``: re-extract WARC archives to JSON Lines or Parquet
+  (``scrapy_cetd.warc``, docs/archives.md).
 - ``scrapy-cetd algorithms``: the registered algorithms with their options.
 """
 
@@ -489,6 +491,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=param_help)
     tr.add_argument("--json", metavar="OUT", help="also write the points as JSON")
     tr.set_defaults(handler=_tradeoff_command)
+
+    from .warc.command import add_warc_command  # the warc sub-command (docs/archives.md)
+
+    add_warc_command(commands, _positive_int, param_help)
 
     al = commands.add_parser(
         "algorithms", help="list the registered algorithms, their papers and options; marks the default"

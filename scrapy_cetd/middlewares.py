@@ -148,6 +148,28 @@ def _decoded_text(response: TextResponse) -> str:
     return correct_declared_encoding(response.body, response.encoding, response.text)[1]
 
 
+def response_skip_reason(response: Response, max_size: int) -> str | None:
+    """Why a response is not parsed (``non_html``, ``status``, ``too_large``, ``empty``,
+    ``binary``), or ``None`` for an HTML page; shared with ``scrapy-cetd warc``."""
+    if not _is_html(response):
+        return "non_html"
+    if not 200 <= response.status < 300:
+        return "status"
+    body = response.body
+    if max_size and len(body) > max_size:
+        return "too_large"
+    if not body.strip():
+        return "empty"
+    if sniff_binary(body):
+        return "binary"
+    return None
+
+
+def decoded_html(response: TextResponse) -> str:
+    """The HTML text of a response, decoded as the annotation middleware decodes it."""
+    return _decoded_text(response)
+
+
 class _Annotator:
     """The annotation step shared by both middlewares (the spider middleware annotates a
     response itself when it reaches the spider without an annotation)."""
@@ -186,18 +208,7 @@ class _Annotator:
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if not self.config.request_enabled(request.meta):
             return "disabled"
-        if not _is_html(response):
-            return "non_html"
-        if not 200 <= response.status < 300:
-            return "status"
-        body = response.body
-        if self.config.max_size and len(body) > self.config.max_size:
-            return "too_large"
-        if not body.strip():
-            return "empty"
-        if sniff_binary(body):
-            return "binary"
-        return None
+        return response_skip_reason(response, self.config.max_size)
 
     def _build(self, annotation: Annotation, response: TextResponse) -> None:
         try:

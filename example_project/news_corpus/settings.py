@@ -8,6 +8,8 @@ NEWSPIDER_MODULE = "news_corpus.spiders"
 ADDONS = {"scrapy_cetd.Addon": 0}
 CETD_OUTPUT_FIELDS = {"title": "title", "text": "text", "html": "html", "algorithm": "algorithm"}
 CETD_MIN_TEXT_LENGTH = 200  # shorter extractions are kept, with cetd_flag = "short_text"
+# Archive every response (WARC/1.1, gzip per record) to re-extract later: `scrapy-cetd warc`.
+CETD_WARC_PATH = "output/crawl.warc.gz"
 
 # The corpus: JSON Lines, one article per line (`-O other.jsonl` on the command line adds a second copy).
 FEEDS = {

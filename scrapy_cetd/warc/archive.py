@@ -1,0 +1,94 @@
+"""The Scrapy side: archive the responses a crawl receives to WARC files.
+
+Enabled by ``CETD_WARC_PATH`` (the add-on registers the middleware when it is set)::
+
+    CETD_WARC_PATH = "output/crawl.warc.gz"
+    CETD_WARC_MAX_SIZE = 1024**3     # rotate past 1 GiB; 0: one file
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.http import Request, Response
+
+from ..settings import InvalidSetting
+from .writer import WarcFileWriter, exchange_records
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+__all__ = ["DEFAULT_WARC_MAX_SIZE", "WARC_MIDDLEWARE_ORDER", "WarcArchiveMiddleware"]
+
+logger = logging.getLogger(__name__)
+
+#: Just below ``HttpCompressionMiddleware`` (590), above the annotation middleware (585):
+#: the archive holds the decoded body the extraction reads.
+WARC_MIDDLEWARE_ORDER = 589
+DEFAULT_WARC_MAX_SIZE = 1024**3
+STATS_PREFIX = "scrapy_cetd/warc"
+
+
+class WarcArchiveMiddleware:
+    """Downloader middleware writing a WARC/1.1 ``request`` and ``response`` record per response.
+
+    At order 589 it sees every response the spider and the annotation middleware see:
+    decoded by ``HttpCompressionMiddleware`` and after redirects were followed (3xx
+    responses that ``RedirectMiddleware`` turned into new requests are not archived;
+    retried errors are).  The body is stored decoded, with the wire headers
+    (``Content-Encoding``, ``Transfer-Encoding``, ``Content-Length``) kept as
+    ``X-Crawler-...`` and a ``Content-Length`` of the stored body: Common Crawl's practice,
+    which warcio and FastWARC read without decoding anything again.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        path = settings.get("CETD_WARC_PATH")
+        if not path:
+            raise NotConfigured
+        if not isinstance(path, str):
+            raise InvalidSetting(f"CETD_WARC_PATH: expected a file path, got {path!r}")
+        try:
+            max_size = settings.getint("CETD_WARC_MAX_SIZE", DEFAULT_WARC_MAX_SIZE)
+        except (TypeError, ValueError) as exc:
+            raise InvalidSetting(f"CETD_WARC_MAX_SIZE: {exc}") from None
+        if max_size < 0:
+            raise InvalidSetting(f"CETD_WARC_MAX_SIZE: expected a size in bytes >= 0, got {max_size!r}")
+        self.stats = crawler.stats
+        self.writer = WarcFileWriter(path, max_size, info={"robots": "obey" if settings.getbool("ROBOTSTXT_OBEY")
+                                                            else "ignore", "http-header-user-agent":
+                                                            str(settings.get("USER_AGENT", ""))})
+        crawler.signals.connect(self.close, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> WarcArchiveMiddleware:
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        records = exchange_records(
+            response.url,
+            response.status,
+            [(name, value) for name, values in response.headers.items() for value in values],
+            response.body,
+            method=request.method,
+            request_headers=[(name, value) for name, values in request.headers.items() for value in values],
+            request_body=request.body,
+            protocol=response.protocol or "HTTP/1.1",
+            ip_address=str(response.ip_address) if response.ip_address is not None else None,
+        )
+        files = len(self.writer.files)
+        self.writer.write(*records)
+        if len(self.writer.files) != files:
+            logger.info("Archiving responses to %s", self.writer.files[-1])
+        if self.stats is not None:
+            self.stats.inc_value(f"{STATS_PREFIX}/responses")
+        return response
+
+    def close(self) -> None:
+        self.writer.close()
+        if self.stats is not None and self.writer.files:
+            self.stats.set_value(f"{STATS_PREFIX}/files", len(self.writer.files))
+            self.stats.set_value(f"{STATS_PREFIX}/bytes", self.writer.bytes_written)

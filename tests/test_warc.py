@@ -1,0 +1,355 @@
+"""WARC archives: written by a real loopback crawl, read back by ``scrapy-cetd warc``; Parquet
+(feed exporter and CLI output); --jobs and a Dask LocalCluster; damaged and bad input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scrapy_cetd.cli import main
+from scrapy_cetd.warc.reader import Unit, iter_records, split_units
+from scrapy_cetd.warc.writer import WarcFileWriter, exchange_records
+from tests.conftest import BASE_CRAWL_SETTINGS, ROOT, read_jsonl
+from tests.wcxb import fixture_pages
+
+pq = pytest.importorskip("pyarrow.parquet")
+fastwarc = pytest.importorskip("fastwarc")
+
+HTML = [(b"Content-Type", b"text/html; charset=utf-8")]
+
+
+def _crawl(tmp_path: Path, site_url: str) -> dict[str, Any]:
+    """One crawl of the test site (fresh process) with a WARC archive, a JSON Lines and a Parquet feed."""
+    spec = {
+        "settings": {
+            **BASE_CRAWL_SETTINGS,
+            "CETD_WARC_PATH": str(tmp_path / "crawl.warc.gz"),
+            "FEEDS": {
+                str(tmp_path / "corpus.jsonl"): {"format": "jsonlines", "encoding": "utf-8"},
+                str(tmp_path / "corpus.parquet"): {"format": "parquet", "fields": ["url", "title", "text"]},
+            },
+        },
+        "site_url": site_url,
+    }
+    process = subprocess.run(
+        [sys.executable, "-m", "tests.test_warc", json.dumps(spec)], cwd=ROOT, capture_output=True, text=True,
+        timeout=120,
+    )
+    assert process.returncode == 0, process.stderr[-4000:]
+    return json.loads(process.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def crawled(site_url: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    tmp_path = tmp_path_factory.mktemp("crawl")
+    return tmp_path, _crawl(tmp_path, site_url)
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = main(argv)
+    return status, capsys.readouterr().err
+
+
+def test_crawl_archives_every_response_and_warc_reads_back_the_crawls_texts(
+    crawled: tuple[Path, dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    tmp_path, report = crawled
+    assert report["warnings"] == [] and report["errors"] == []
+    warc = tmp_path / "crawl.warc.gz"
+    # A standard WARC: FastWARC and warcio both read it, every digest checks out.
+    types, digests = [], []
+    with warc.open("rb") as file:
+        for record in fastwarc.ArchiveIterator(file, parse_http=False):
+            types.append(str(record.record_type).rsplit(".", 1)[-1])
+            digests.append(record.verify_block_digest())
+    assert all(digests)
+    responses = report["stats"]["scrapy_cetd/warc/responses"]
+    assert types == ["warcinfo"] + ["request", "response"] * responses
+    assert responses == report["stats"]["response_received_count"] == 17  # the 301 was followed, not archived
+    warcio = pytest.importorskip("warcio.archiveiterator")
+    with warc.open("rb") as file:
+        gzipped = [
+            (record.http_headers, record.content_stream().read())
+            for record in warcio.ArchiveIterator(file)
+            if record.rec_type == "response"
+            and record.rec_headers.get_header("WARC-Target-URI").endswith("/gzipped.html")
+        ]
+    # Stored decoded, as the crawl read it: no Content-Encoding, Content-Length of the stored body.
+    [(http_headers, body)] = gzipped
+    assert http_headers.get_header("Content-Encoding") is None
+    assert int(http_headers.get_header("Content-Length")) == len(body)
+    assert int(http_headers.get_header("X-Crawler-Content-Length")) < len(body)  # the gzipped size on the wire
+    assert b"Compressed: bridge works" in body
+
+    out = tmp_path / "warc.jsonl"
+    status, err = _run(["warc", str(warc), "-o", str(out)], capsys)
+    assert status == 0, err
+    items = read_jsonl(out)
+    # One item per HTML response: as many as pages the crawl annotated; the rest skipped by reason.
+    assert len(items) == report["stats"]["scrapy_cetd/pages/annotated"] == 9
+    assert "skipped: binary 1, empty 1, non_html 3, record/request 17, record/warcinfo 1, status 3" in err
+    assert all(list(item)[:4] == ["url", "warc_record_id", "warc_date", "status"] for item in items)
+    assert all(item["status"] == 200 and item["warc_record_id"].startswith("<urn:uuid:") for item in items)
+    by_url = {item["url"]: item for item in items}
+    corpus = [item for item in read_jsonl(tmp_path / "corpus.jsonl") if item.get("text")]
+    assert len(corpus) == 10  # 9 pages and the start item with stored HTML
+    for item in corpus:
+        if item["url"].startswith("stored://"):
+            continue
+        assert by_url[item["url"]]["text"] == item["text"], item["url"]
+        assert by_url[item["url"]]["title"] == item["title"], item["url"]
+
+
+def test_make_crawl_archive_re_extracts_to_the_corpus_texts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The example project (``make crawl``) archives beside its corpus; the archive gives the corpus back."""
+    corpus = tmp_path / "corpus.jsonl"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "example_project" / "run_offline.py"), "--output", str(corpus)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = tmp_path / "again.jsonl"
+    status, err = _run(["warc", str(tmp_path / "crawl.warc.gz"), "-o", str(out), "--fields", "title,text,html"], capsys)
+    assert status == 0, err
+    again = {item["url"]: item for item in read_jsonl(out)}
+    articles = read_jsonl(corpus)
+    assert len(articles) == 23
+    for article in articles:
+        for name in ("title", "text", "html"):
+            assert again[article["url"]][name] == article[name], (article["url"], name)
+
+
+def test_parquet_feed_and_parquet_output_hold_the_same_rows(
+    crawled: tuple[Path, dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    tmp_path, _ = crawled
+    feed = pq.read_table(tmp_path / "corpus.parquet")
+    assert feed.column_names == ["url", "title", "text"]
+    corpus = read_jsonl(tmp_path / "corpus.jsonl")
+    assert sorted(feed.to_pylist(), key=str) == sorted(
+        ({key: item.get(key) for key in ("url", "title", "text")} for item in corpus), key=str
+    )
+    out = tmp_path / "warc.parquet"
+    status, err = _run(["warc", str(tmp_path / "crawl.warc.gz"), "-o", str(out), "--fields", "text,title,html"], capsys)
+    assert status == 0, err
+    gz = tmp_path / "warc.jsonl.gz"
+    assert main(["warc", str(tmp_path / "crawl.warc.gz"), "-o", str(gz), "--fields", "text,title,html"]) == 0
+    rows = [json.loads(line) for line in gzip.open(gz, "rt", encoding="utf-8")]
+    table = pq.read_table(out)
+    assert table.column_names == ["url", "warc_record_id", "warc_date", "status", "text", "title", "html", "reason"]
+    assert table.to_pylist() == rows and len(rows) == 9
+
+
+def test_parquet_column_types_come_from_the_first_rows(tmp_path: Path) -> None:
+    from scrapy_cetd.exporters import ParquetRows
+
+    rows = ParquetRows(tmp_path / "rows.parquet", batch_size=2)
+    for row in [{"a": None, "n": 1}, {"a": None, "n": 2}, {"a": ["x"], "n": 3}, {"a": "z", "n": 4, "late": 1}]:
+        rows.write(row)
+    rows.close()
+    # A text column empty in the first rows keeps later lists as JSON; a key first seen later is dropped.
+    assert pq.read_table(tmp_path / "rows.parquet").to_pylist() == [
+        {"a": None, "n": 1}, {"a": None, "n": 2}, {"a": '["x"]', "n": 3}, {"a": "z", "n": 4}
+    ]
+    rows = ParquetRows(tmp_path / "bad.parquet", batch_size=1)
+    rows.write({"n": 1})
+    with pytest.raises(ValueError, match="a value of 'n' does not fit the column's type int64"):
+        rows.write({"n": "x"})
+
+
+def _dev_warc(path: Path, copies: int = 1) -> int:
+    """A WARC of the committed WCXB pages (real pages), plus non-HTML records; returns the HTML responses."""
+    writer = WarcFileWriter(path)
+    count = 0
+    for copy in range(copies):
+        for page in fixture_pages():
+            writer.write(*exchange_records(f"{page.url}#{copy}", 200, [(b"Content-Type", b"text/html")], page.html))
+            count += 1
+        writer.write(*exchange_records(f"https://example.org/{copy}.png", 200, [(b"Content-Type", b"image/png")],
+                                       b"\x89PNG\r\n\x1a\n" + bytes(100)))
+    writer.close()
+    return count
+
+
+@pytest.fixture(scope="module")
+def dev_warc(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    path = tmp_path_factory.mktemp("dev") / "dev.warc.gz"
+    return path, _dev_warc(path)
+
+
+@pytest.fixture(scope="module")
+def local_run(dev_warc: tuple[Path, int]) -> bytes:
+    """The output of the plain run (one process) on the dev WARC, in units of 256 KiB."""
+    path, _ = dev_warc
+    out = path.with_name("local.jsonl")
+    assert main(["warc", str(path), "-o", str(out), "--split-size", "256k"]) == 0
+    return out.read_bytes()
+
+
+def test_jobs_2_equals_jobs_1(
+    dev_warc: tuple[Path, int], local_run: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, pages = dev_warc
+    assert len(split_units(path, 256 * 1024)) >= 4
+    two = tmp_path / "two.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(two), "--split-size", "256k", "--jobs", "2"], capsys)
+    assert status == 0
+    assert two.read_bytes() == local_run
+    assert len(read_jsonl(two)) == pages and f"{pages} items" in err and "non_html 1" in err
+
+
+def test_dask_local_cluster_equals_local_run(dev_warc: tuple[Path, int], local_run: bytes, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    path, _ = dev_warc
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        out = tmp_path / "dask.jsonl"
+        argv = ["warc", str(path), "-o", str(out), "--split-size", "256k", "--dask", cluster.scheduler_address]
+        assert main(argv) == 0
+    assert out.read_bytes() == local_run
+
+
+def test_rotation_by_size(tmp_path: Path) -> None:
+    writer = WarcFileWriter(tmp_path / "rot.warc.gz", max_size=1000)
+    for n in range(6):
+        writer.write(*exchange_records(f"http://example.org/{n}", 200, HTML, b"<html><p>x</p></html>" + bytes(n)))
+    writer.close()
+    assert len(writer.files) >= 3
+    rotated = [f"rot-{n:05d}.warc.gz" for n in range(1, len(writer.files))]
+    assert [p.name for p in writer.files] == ["rot.warc.gz", *rotated]
+    assert all(p.stat().st_size >= 1000 for p in writer.files[:-1])  # a file is closed once past the size
+    records = [r for p in writer.files for r in iter_records(Unit(str(p)))]
+    assert [r.type for r in records].count("warcinfo") == len(writer.files)  # each file starts with one
+    assert [r.type for r in records].count("response") == 6
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+def _members(*bodies: bytes) -> list[bytes]:
+    members = []
+    for n, body in enumerate(bodies):
+        for record in exchange_records(f"http://example.org/{n}", 200, HTML, body):
+            members.append(gzip.compress(record, mtime=0))
+    return members
+
+
+PAGE = (
+    b"<html><head><title>T</title></head><body><article><p>"
+    + b"Words of the article. " * 40
+    + b"</p></article></body></html>"
+)
+
+
+def test_corrupt_and_truncated_gzip_members_are_skipped_to_the_next_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    members = _members(PAGE, PAGE, PAGE, PAGE)
+    damaged = bytearray(members[3])
+    damaged[30:60] = b"\xff" * 30
+    corrupt = tmp_path / "corrupt.warc.gz"
+    corrupt.write_bytes(b"".join(members[:3]) + bytes(damaged) + b"".join(members[4:]))
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(b"".join(members[:3]) + members[3][: len(members[3]) // 2] + b"".join(members[4:]))
+    tail = tmp_path / "tail.warc.gz"
+    tail.write_bytes(b"".join(members)[:-40])
+    good = tmp_path / "good.warc.gz"
+    good.write_bytes(b"".join(members))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(corrupt), str(cut), str(tail), str(good), "-o", str(out)], capsys)
+    assert status == 1  # some file failed
+    items = read_jsonl(out)
+    urls = [item["url"].rsplit("/", 1)[1] for item in items]
+    assert urls == ["0", "2", "3"] + ["0", "2", "3"] + ["0", "1", "2"] + ["0", "1", "2", "3"]
+    warnings = [line for line in err.splitlines() if "warning:" in line]
+    assert len(warnings) == 3
+    assert f"{corrupt}: byte " in warnings[0] and "corrupt_gzip" in warnings[0] and "resumed at byte" in warnings[0]
+    assert f"{cut}: byte " in warnings[1] and "corrupt_gzip" in warnings[1]
+    assert f"{tail}: byte " in warnings[2] and "truncated" in warnings[2]
+    assert "corrupt_gzip 2" in err and "truncated 1" in err and "failed files: 3" in err
+
+
+def test_broken_http_header_and_too_large_body_are_skipped_and_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, broken = exchange_records("http://example.org/broken", 200, HTML, PAGE)
+    broken = broken.replace(b"HTTP/1.1 200 OK\r\n", b"HTTP/1.1 2OO OK\r\n")
+    big = PAGE.replace(b"</p>", b" " * 5000 + b"</p>")
+    path = tmp_path / "mixed.warc.gz"
+    path.write_bytes(b"".join(_members(PAGE)) + gzip.compress(broken) + b"".join(_members(PAGE, big)))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(out), "--max-size", "4k"], capsys)
+    assert status == 0
+    assert len(read_jsonl(out)) == 2
+    assert "http_header 1" in err and "too_large 1" in err
+
+
+def test_empty_missing_and_non_warc_files_fail_by_name_and_the_batch_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.warc.gz"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.warc"
+    text.write_text("just some notes\n")
+    gz = tmp_path / "page.html.gz"
+    gz.write_bytes(gzip.compress(PAGE))
+    good = tmp_path / "good.warc"
+    good.write_bytes(b"".join(gzip.decompress(m) for m in _members(PAGE)))  # plain (uncompressed) WARC
+    out = tmp_path / "out.jsonl"
+    missing = tmp_path / "missing.warc.gz"
+    status, err = _run(["warc", str(empty), str(text), str(missing), str(gz), str(good), "-o", str(out)], capsys)
+    assert status == 1
+    assert f"error: {empty}: empty file, not a WARC file" in err
+    assert f"error: {text}: not a WARC file (it starts with b'just some notes" in err
+    assert f"error: {missing}: No such file or directory" in err
+    assert f"error: {gz}: gzip data that is not a WARC file" in err
+    assert len(read_jsonl(out)) == 1 and "failed files: 4" in err
+
+
+def test_missing_pyarrow_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    status, err = _run(["warc", str(tmp_path / "x.warc"), "-o", str(tmp_path / "x.parquet")], capsys)
+    assert status == 2
+    assert "Parquet output needs pyarrow, which is not installed: pip install 'scrapy-cetd[parquet]'" in err
+
+
+# --- the crawl, in its own process --------------------------------------------------------
+
+
+def _crawl_child(spec: dict[str, Any]) -> None:
+    import logging
+    import warnings
+
+    from scrapy.crawler import CrawlerProcess
+
+    from tests.test_scrapy_crawl import SiteSpider
+
+    caught: list[str] = []
+
+    class Recorder(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            caught.append(record.getMessage().strip())
+
+    warnings.simplefilter("always")
+    logging.captureWarnings(True)
+    logging.getLogger("py.warnings").addHandler(Recorder())
+    errors: list[str] = []
+    process = CrawlerProcess(spec["settings"])
+    crawler = process.create_crawler(SiteSpider)
+    deferred = process.crawl(crawler, site_url=spec["site_url"])
+    deferred.addErrback(lambda failure: errors.append(f"{failure.type.__name__}: {failure.getErrorMessage()}"))
+    process.start()
+    stats = {k: v if isinstance(v, (int, float, str)) else str(v) for k, v in crawler.stats.get_stats().items()}
+    print(json.dumps({"stats": stats, "warnings": caught, "errors": errors}))
+
+
+if __name__ == "__main__":
+    _crawl_child(json.loads(sys.argv[1]))
