@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .duplicates import DuplicateStoryPipeline
 from .middlewares import ContentAnnotationMiddleware, ContentSpiderMiddleware
 from .pipelines import ContentExtractionPipeline
 
@@ -18,6 +19,8 @@ DOWNLOADER_MIDDLEWARE_ORDER = 585
 SPIDER_MIDDLEWARE_ORDER = 25
 #: Early: pipelines that validate or store items (usually 300+) see the extracted content.
 ITEM_PIPELINE_ORDER = 100
+#: Right after extraction: duplicate stories are flagged or dropped before other pipelines store them.
+DUPLICATE_PIPELINE_ORDER = 110
 
 
 class Addon:
@@ -35,3 +38,7 @@ class Addon:
             "SPIDER_MIDDLEWARES", ContentSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER
         )
         settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", ContentExtractionPipeline, ITEM_PIPELINE_ORDER)
+        if settings.get("CETD_ON_DUPLICATE", "keep") != "keep":  # duplicate stories: flag or drop
+            settings.setdefault_in_component_priority_dict(
+                "ITEM_PIPELINES", DuplicateStoryPipeline, DUPLICATE_PIPELINE_ORDER
+            )
