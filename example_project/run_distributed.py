@@ -8,7 +8,8 @@ keys, seeds ``news:start_urls`` with the start page, and runs N processes of the
 spider with ``news_corpus.distributed_settings`` (scrapy-redis's scheduler and dupefilter,
 duplicate stories dropped in Redis).  Waits until every worker has finished (a worker stops
 after ``MAX_IDLE_TIME_BEFORE_CLOSE`` idle seconds), then prints pages and items per worker
-and the duplicates dropped.  Worker N writes ``output/distributed/worker-N.jsonl``.
+and the duplicates dropped.  Worker N writes ``output/distributed/worker-N.jsonl`` (and its
+Scrapy stats to ``worker-N.stats.json``).
 ``make crawl-distributed WORKERS=2`` runs this.
 """
 
@@ -121,6 +122,7 @@ def run_workers(
             stdout, stderr = worker.communicate()
         lines = stdout.strip().splitlines()
         stats = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
+        (output / f"worker-{index}.stats.json").write_text(json.dumps(stats, indent=1), encoding="utf-8")
         reports.append({"worker": index, "returncode": worker.returncode, "stats": stats, "log": stderr[-3000:]})
     return reports
 
@@ -151,7 +153,7 @@ def crawl(args: argparse.Namespace, redis_url: str) -> int:
     client = redis_client(redis_url)
     clear_crawl(client)
     output = args.output.resolve()
-    for old in output.glob("worker-*.jsonl"):
+    for old in [*output.glob("worker-*.jsonl"), *output.glob("worker-*.stats.json")]:
         old.unlink()
     with serve_sample_site() as base_url:
         start_url = base_url + START_PATHS[args.start]

@@ -36,10 +36,10 @@ GAZETTE_CHROME = {
 }
 
 
-def gazette_page(name: str) -> bytes:
+def gazette_page(name: str, credit: bool = False) -> bytes:
     """A sample-site story as The Valley Gazette syndicates it: the story's markup kept, the
     Courier's chrome (top bar, masthead, navigation, ads, related stories, sidebar, footer)
-    replaced by the Gazette's, and a credit line added to the story."""
+    replaced by the Gazette's; ``credit`` adds a credit line to the story."""
     tree = lxml_html.parse(str(SAMPLE / name)).getroot()
     for element in tree.xpath('//div[@class="topbar"] | //header | //div[contains(@class, "ad ")] | //aside'
                               ' | //footer | //section[@class="related"] | //nav[@class="breadcrumb"]'):
@@ -48,8 +48,9 @@ def gazette_page(name: str) -> bytes:
     body.insert(0, lxml_html.fragment_fromstring(GAZETTE_CHROME["header"]))
     body.append(lxml_html.fragment_fromstring(GAZETTE_CHROME["aside"]))
     body.append(lxml_html.fragment_fromstring(GAZETTE_CHROME["footer"]))
-    credit = lxml_html.fragment_fromstring("<p>This story first appeared in The Riverside Courier.</p>")
-    tree.xpath('//div[@class="story-body"]')[0].append(credit)
+    if credit:
+        line = lxml_html.fragment_fromstring("<p>This story first appeared in The Riverside Courier.</p>")
+        tree.xpath('//div[@class="story-body"]')[0].append(line)
     return lxml_html.tostring(tree, encoding="utf-8", doctype="<!DOCTYPE html>")
 
 
@@ -58,6 +59,7 @@ def _routes() -> dict[str, tuple[int, dict[str, str], bytes]]:
     return {
         "/courier/bakery.html": (200, page, (SAMPLE / "bakery-expansion.html").read_bytes()),
         "/gazette/bakery.html?utm_source=courier": (200, page, gazette_page("bakery-expansion.html")),
+        "/gazette/bakery-credited.html": (200, page, gazette_page("bakery-expansion.html", credit=True)),
         "/gazette/cafes.html": (200, page, gazette_page("cafe-licences.html")),
     }
 
@@ -105,7 +107,7 @@ class StoriesSpider(scrapy.Spider):
             yield scrapy.Request(rest[0], callback=self.parse, cb_kwargs={"rest": rest[1:]})
 
 
-PATHS = "/courier/bakery.html,/gazette/bakery.html?utm_source=courier,/gazette/cafes.html"
+PATHS = "/courier/bakery.html,/gazette/bakery.html?utm_source=courier,/gazette/bakery-credited.html,/gazette/cafes.html"
 SETTINGS = {"CETD_OUTPUT_FIELDS": {"text": "text", "fingerprint": "fingerprint"}}
 
 
@@ -177,20 +179,32 @@ def test_redis_store_agrees_with_memory_store_and_is_shared(redis_url: str) -> N
     assert client.keys(f"{prefix}:*") == []
 
 
-def test_syndicated_copy_is_flagged(tmp_path: Path, stories_url: str) -> None:
-    result = run_crawl(
-        "tests.test_duplicates.StoriesSpider", tmp_path, {**SETTINGS, "CETD_ON_DUPLICATE": "flag"},
-        base=stories_url, paths=PATHS,
-    )
+@pytest.mark.parametrize("distance", [None, 7])
+def test_syndicated_copies_are_flagged(tmp_path: Path, stories_url: str, distance: int | None) -> None:
+    """The copy in other chrome has the same text (exact); the credited copy differs by one
+    line, 7 bits of a short story: within k = 7, not within the default k = 3."""
+    settings = {**SETTINGS, "CETD_ON_DUPLICATE": "flag"}
+    if distance is not None:
+        settings["CETD_DUPLICATE_DISTANCE"] = distance
+    result = run_crawl("tests.test_duplicates.StoriesSpider", tmp_path, settings, base=stories_url, paths=PATHS)
     items = {item["url"].split("/", 3)[3]: item for item in result.items}
-    assert len(items) == 3
-    original, copy, other = (items[path.lstrip("/")] for path in PATHS.split(","))
+    assert len(items) == 4
+    original, copy, credited, other = (items[path.lstrip("/")] for path in PATHS.split(","))
     assert "cetd_flag" not in original and "cetd_flag" not in other
     assert copy["cetd_flag"] == "duplicate" and copy["duplicate_of"] == original["url"]
-    assert "first appeared" in copy["text"] and copy["text"] != original["text"]  # a near, not exact, copy
-    assert 0 < hamming(copy["fingerprint"], original["fingerprint"]) <= 3
-    assert result.stats["scrapy_cetd/duplicates/near"] == 1 and result.stats["scrapy_cetd/duplicates/flagged"] == 1
-    assert result.stats["scrapy_cetd/duplicates/unique"] == 2
+    assert copy["text"] == original["text"] and copy["fingerprint"] == original["fingerprint"]
+    assert "first appeared" in credited["text"]
+    assert 3 < hamming(credited["fingerprint"], original["fingerprint"]) <= 7
+    assert hamming(other["fingerprint"], original["fingerprint"]) > 20
+    stats = result.stats
+    assert stats["scrapy_cetd/duplicates/exact"] == 1
+    if distance is None:
+        assert "cetd_flag" not in credited and "scrapy_cetd/duplicates/near" not in stats
+        assert stats["scrapy_cetd/duplicates/flagged"] == 1 and stats["scrapy_cetd/duplicates/unique"] == 3
+    else:
+        assert credited["cetd_flag"] == "duplicate" and credited["duplicate_of"] == original["url"]
+        assert stats["scrapy_cetd/duplicates/near"] == 1
+        assert stats["scrapy_cetd/duplicates/flagged"] == 2 and stats["scrapy_cetd/duplicates/unique"] == 2
     assert result.warnings == [] and result.errors == []
 
 
@@ -199,13 +213,13 @@ def test_syndicated_copy_is_dropped_across_processes_through_redis(
 ) -> None:
     """Two crawls in two processes (two workers) share the seen stories in Redis."""
     settings = {**SETTINGS, "CETD_ON_DUPLICATE": "drop", "CETD_DUPLICATES_STORE": "redis", "REDIS_URL": redis_url,
-                "CETD_DUPLICATES_KEY": "syndication-test"}
+                "CETD_DUPLICATES_KEY": "syndication-test"}  # default k = 3: the credited copy is kept
     paths = PATHS.split(",")
     first = run_crawl("tests.test_duplicates.StoriesSpider", tmp_path / "1", settings, base=stories_url,
                       paths=paths[0])
     second = run_crawl("tests.test_duplicates.StoriesSpider", tmp_path / "2", settings, base=stories_url,
                        paths=",".join(paths[1:]))
     assert [item["url"] for item in first.items] == [stories_url + paths[0]]
-    assert [item["url"] for item in second.items] == [stories_url + paths[2]]
+    assert [item["url"] for item in second.items] == [stories_url + path for path in paths[2:]]
     assert second.stats["scrapy_cetd/duplicates/dropped"] == 1 and second.stats["item_dropped_count"] == 1
     assert first.warnings == second.warnings == []
