@@ -97,9 +97,12 @@ def seed(client: Any, url: str) -> None:
 
 
 def start_worker(
-    index: int, redis_url: str, start_url: str, output: Path, settings: dict[str, Any]
+    index: int, redis_url: str, start_url: str, output: Path, settings: dict[str, Any], **spider_args: str
 ) -> subprocess.Popen[str]:
-    spec = {"index": index, "redis_url": redis_url, "start_url": start_url, "output": str(output), "settings": settings}
+    spec = {
+        "index": index, "redis_url": redis_url, "start_url": start_url, "output": str(output),
+        "settings": settings, "spider_args": spider_args,
+    }
     return subprocess.Popen(
         [sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -108,11 +111,18 @@ def start_worker(
 
 def run_workers(
     count: int, redis_url: str, start_url: str, output: Path, settings: dict[str, Any] | None = None,
-    timeout: float = 600,
+    timeout: float = 600, **spider_args: str,
 ) -> list[dict[str, Any]]:
     """Run ``count`` workers until all have finished; one report per worker (stats, exit code, log tail)."""
     output.mkdir(parents=True, exist_ok=True)
-    workers = [start_worker(i, redis_url, start_url, output, settings or {}) for i in range(1, count + 1)]
+    workers = [
+        start_worker(i, redis_url, start_url, output, settings or {}, **spider_args) for i in range(1, count + 1)
+    ]
+    return wait_workers(workers, output, timeout)
+
+
+def wait_workers(workers: Sequence[subprocess.Popen[str]], output: Path, timeout: float = 600) -> list[dict[str, Any]]:
+    """Wait for started workers; one report per worker (stats, exit code, log tail)."""
     reports = []
     for index, worker in enumerate(workers, start=1):
         try:
@@ -186,7 +196,7 @@ def worker_main(spec: dict[str, Any]) -> None:
         settings.set(name, value)
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(SPIDER)
-    process.crawl(crawler, start_url=spec["start_url"])
+    process.crawl(crawler, start_url=spec["start_url"], **spec.get("spider_args", {}))
     process.start()
     stats = {key: value if isinstance(value, (int, float, str)) else str(value)
              for key, value in (crawler.stats.get_stats() if crawler.stats else {}).items()}

@@ -18,7 +18,9 @@ loopback.  What scrapy-redis needs handled on Scrapy >= 2.16 (checked with scrap
 - scrapy-redis's calls that Scrapy deprecates warn; those warnings are silenced for the
   ``scrapy_redis`` modules only.
 - A worker closes after ``MAX_IDLE_TIME_BEFORE_CLOSE`` seconds without work, counted from
-  its last response (scrapy-redis counts from the last time it saw seeds waiting).
+  its start or its last response (scrapy-redis counts from the last time it saw seeds
+  waiting, or from its import: a worker that started slowly closed before the seed's links
+  reached the queue).
 """
 
 from __future__ import annotations
@@ -52,18 +54,22 @@ class DistributedNewsSpider(RedisSpider, NewsSpider):
 
     name = "news"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.spider_idle_start_time = time.time()
-
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> DistributedNewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._busy, signal=signals.response_received)
         return spider
 
-    def _busy(self) -> None:
+    def _opened(self) -> None:
         self.spider_idle_start_time = time.time()
+
+    def _busy(self) -> None:
+        now = time.time()
+        self.spider_idle_start_time = now
+        stats = self.crawler.stats
+        stats.min_value("distributed/first_response_time", now)  # for pages/s across workers
+        stats.set_value("distributed/last_response_time", now)
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         return

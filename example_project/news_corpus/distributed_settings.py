@@ -19,7 +19,8 @@ REDIS_URL = "redis://127.0.0.1:6379"
 # wipe a running crawl).
 SCHEDULER_PERSIST = True
 # A worker stops after this many seconds with nothing to do (see news_corpus/distributed.py).
-MAX_IDLE_TIME_BEFORE_CLOSE = 2
+# Scrapy checks for idleness every 5 s, so a worker stops 5 to 10 s after the crawl's end.
+MAX_IDLE_TIME_BEFORE_CLOSE = 5
 
 # Duplicate stories: drop a story whichever worker saw it first (the store is in REDIS_URL's Redis).
 CETD_ON_DUPLICATE = "drop"
