@@ -18,6 +18,7 @@ ratio to one worker, all in one run (the machine's other load shifts absolute nu
   reports whether worker 2 finished and which pages are missing from the corpus (requests
   the dead worker had taken from Redis), then restarts one worker on the persisted Redis
   (``SCHEDULER_PERSIST``) and reports what that recovers.
+- ``term-worker``: the same with SIGTERM (Scrapy's graceful shutdown).
 - ``kill-redis``: two workers; ``redis-server`` gets SIGKILL once 25% of the pages are
   crawled; reports how the workers end and after how long.
 """
@@ -116,70 +117,85 @@ def crawled(output: Path) -> int:
 
 
 def faults(args: argparse.Namespace, site: Path, paths: list[str], out: Path) -> None:
-    import run_distributed
     from run_offline import serve_sample_site
 
     with serve_sample_site(site) as base_url:
         expected = {base_url + path for path in paths}
-        # A worker killed mid-crawl.
-        with run_distributed.redis_server() as (redis_url, _):
-            client = run_distributed.redis_client(redis_url)
-            fresh(client, base_url)
-            output = out / "kill-worker"
-            output.mkdir(parents=True)
-            workers = [
-                run_distributed.start_worker(i, redis_url, base_url + "/index.html", output, SETTINGS,
-                                             article_pattern=ARTICLES)
-                for i in (1, 2)
-            ]
-            while crawled(output) < len(paths) // 4:
-                time.sleep(0.05)
-            queued = client.zcard("news:requests")
-            workers[0].send_signal(signal.SIGKILL)
-            killed_at = crawled(output)
-            started = time.monotonic()
-            reports = run_distributed.wait_workers(workers, output)
-            got = set(corpus_urls(output))
-            missing = expected - got
-            print(f"kill-worker: worker 1 SIGKILLed at {killed_at} articles written ({queued} requests queued);"
-                  f" worker 2 exit {reports[1]['returncode']}, finish reason"
-                  f" {reports[1]['stats'].get('finish_reason')}, {time.monotonic() - started:.1f} s later;"
-                  f" corpus {len(got)} of {len(expected)} articles, {len(missing)} missing;"
-                  f" queue left {client.zcard('news:requests')}, seen requests {client.scard('news:dupefilter')}",
-                  flush=True)
-            # Restart one worker on the same (persisted) Redis: does it recover the missing pages?
-            restart = out / "kill-worker-restart"
-            run_workers(1, redis_url, base_url, restart)
-            recovered = set(corpus_urls(restart)) & missing
-            print(f"  restart of one worker on the persisted Redis: {len(set(corpus_urls(restart)))} articles crawled,"
-                  f" {len(recovered)} of the {len(missing)} missing recovered", flush=True)
-            # Re-seeding the missing URLs: seeds bypass nothing here (our seeds go through the dupefilter).
-        # Redis killed mid-crawl.
-        with run_distributed.redis_server() as (redis_url, redis_process):
-            client = run_distributed.redis_client(redis_url)
-            fresh(client, base_url)
-            output = out / "kill-redis"
-            output.mkdir(parents=True)
-            workers = [
-                run_distributed.start_worker(i, redis_url, base_url + "/index.html", output, SETTINGS,
-                                             article_pattern=ARTICLES)
-                for i in (1, 2)
-            ]
-            while crawled(output) < len(paths) // 4:
-                time.sleep(0.05)
-            redis_process.send_signal(signal.SIGKILL)
-            killed_at = crawled(output)
-            started = time.monotonic()
-            reports = run_distributed.wait_workers(workers, output, timeout=args.timeout)
-            took = time.monotonic() - started
-            print(f"kill-redis: redis-server SIGKILLed at {killed_at} articles written;"
-                  f" workers ended after {took:.1f} s"
-                  f" with exit codes {[r['returncode'] for r in reports]}, finish reasons"
-                  f" {[r['stats'].get('finish_reason') for r in reports]};"
-                  f" corpus {len(set(corpus_urls(output)))} of {len(expected)} articles", flush=True)
-            for report in reports:
-                errors = [line for line in report["log"].splitlines() if "ERROR" in line or "Error" in line]
-                print(f"  worker {report['worker']} log, last error lines: {errors[-2:]}")
+        for name, sent in (("kill-worker", signal.SIGKILL), ("term-worker", signal.SIGTERM)):
+            if name in args.scenarios:
+                stop_worker(name, sent, base_url, expected, paths, out)
+        if "kill-redis" in args.scenarios:
+            kill_redis(args, base_url, expected, paths, out)
+
+
+def stop_worker(
+    name: str, sent: signal.Signals, base_url: str, expected: set[str], paths: list[str], out: Path
+) -> None:
+    """Worker 1 of 2 gets ``sent`` mid-crawl; then one worker restarts on the persisted Redis."""
+    import run_distributed
+
+    with run_distributed.redis_server() as (redis_url, _):
+        client = run_distributed.redis_client(redis_url)
+        fresh(client, base_url)
+        output = out / name
+        output.mkdir(parents=True)
+        workers = [
+            run_distributed.start_worker(i, redis_url, base_url + "/index.html", output, SETTINGS,
+                                         article_pattern=ARTICLES)
+            for i in (1, 2)
+        ]
+        while crawled(output) < len(paths) // 4:
+            time.sleep(0.05)
+        queued = client.zcard("news:requests")
+        workers[0].send_signal(sent)
+        killed_at = crawled(output)
+        started = time.monotonic()
+        reports = run_distributed.wait_workers(workers, output)
+        got = set(corpus_urls(output))
+        missing = expected - got
+        print(f"{name}: worker 1 got {sent.name} at {killed_at} articles written ({queued} requests queued);"
+              f" worker 1 exit {reports[0]['returncode']}, worker 2 exit {reports[1]['returncode']}, finish reason"
+              f" {reports[1]['stats'].get('finish_reason')}, {time.monotonic() - started:.1f} s later;"
+              f" corpus {len(got)} of {len(expected)} articles, {len(missing)} missing;"
+              f" queue left {client.zcard('news:requests')}, seen requests {client.scard('news:dupefilter')}",
+              flush=True)
+        # Restart one worker on the same (persisted) Redis: does it recover the missing pages?
+        restart = out / f"{name}-restart"
+        run_workers(1, redis_url, base_url, restart)
+        recovered = set(corpus_urls(restart)) & missing
+        print(f"  restart of one worker on the persisted Redis: {len(set(corpus_urls(restart)))} articles crawled,"
+              f" {len(recovered)} of the {len(missing)} missing recovered", flush=True)
+
+
+def kill_redis(args: argparse.Namespace, base_url: str, expected: set[str], paths: list[str], out: Path) -> None:
+    """redis-server gets SIGKILL mid-crawl."""
+    import run_distributed
+
+    with run_distributed.redis_server() as (redis_url, redis_process):
+        client = run_distributed.redis_client(redis_url)
+        fresh(client, base_url)
+        output = out / "kill-redis"
+        output.mkdir(parents=True)
+        workers = [
+            run_distributed.start_worker(i, redis_url, base_url + "/index.html", output, SETTINGS,
+                                         article_pattern=ARTICLES)
+            for i in (1, 2)
+        ]
+        while crawled(output) < len(paths) // 4:
+            time.sleep(0.05)
+        redis_process.send_signal(signal.SIGKILL)
+        killed_at = crawled(output)
+        started = time.monotonic()
+        reports = run_distributed.wait_workers(workers, output, timeout=args.timeout)
+        took = time.monotonic() - started
+        print(f"kill-redis: redis-server SIGKILLed at {killed_at} articles written;"
+              f" workers ended after {took:.1f} s"
+              f" with exit codes {[r['returncode'] for r in reports]}, finish reasons"
+              f" {[r['stats'].get('finish_reason') for r in reports]};"
+              f" corpus {len(set(corpus_urls(output)))} of {len(expected)} articles", flush=True)
+        for report in reports:
+            errors = [line for line in report["log"].splitlines() if "ERROR" in line or "Error" in line]
+            print(f"  worker {report['worker']} log, last error lines: {errors[-2:]}")
 
 
 def main() -> None:
@@ -188,6 +204,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=400)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--timeout", type=float, default=300, help="faults: how long to wait for workers")
+    parser.add_argument("--scenarios", nargs="+", default=["kill-worker", "term-worker", "kill-redis"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         site, out = Path(tmp) / "site", Path(tmp) / "out"
