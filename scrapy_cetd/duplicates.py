@@ -23,8 +23,9 @@ A flagged item gets ``CETD_FLAG_FIELD`` = ``"duplicate"`` and the first copy's U
 ``memory`` store lives in the process; the ``redis`` store lives in the Redis of
 ``REDIS_URL`` (scrapy-redis's connection settings), so all workers of a distributed crawl
 share it and a story is kept by whichever worker saw it first (one atomic Lua script per
-item).  Items without text pass untouched.  Stats: ``scrapy_cetd/duplicates/exact``,
-``.../near``, ``.../flagged``, ``.../dropped``, ``.../unique``.
+item).  Items without text pass untouched; if the store fails (Redis down) the item is kept,
+logged and counted.  Stats: ``scrapy_cetd/duplicates/exact``, ``.../near``, ``.../flagged``,
+``.../dropped``, ``.../unique``, ``.../errors``.
 
 Lookup is the block (pigeonhole) index of Manku et al. 2007: split the 64 bits into k+1
 blocks; two fingerprints within k bits agree on at least one whole block, so only items
@@ -239,7 +240,12 @@ class DuplicateStoryPipeline:
             return item
         assert self.store is not None
         url = str(adapter.get("url") or "")
-        found = self.store.check_and_add(fingerprint, url)
+        try:
+            found = self.store.check_and_add(fingerprint, url)
+        except Exception as exc:  # e.g. Redis unreachable: keep the item, unchecked
+            self.stats.inc_value(f"{STATS}/errors")
+            logger.error("Duplicate-story check failed for %s (item kept): %s: %s", url, type(exc).__name__, exc)
+            return item
         if found is None:
             self.stats.inc_value(f"{STATS}/unique")
             return item
