@@ -223,3 +223,21 @@ def test_syndicated_copy_is_dropped_across_processes_through_redis(
     assert [item["url"] for item in second.items] == [stories_url + path for path in paths[2:]]
     assert second.stats["scrapy_cetd/duplicates/dropped"] == 1 and second.stats["item_dropped_count"] == 1
     assert first.warnings == second.warnings == []
+
+
+def test_a_failing_store_keeps_the_item(caplog: pytest.LogCaptureFixture) -> None:
+    """Redis down (nothing listens on port 1): the item is kept, the error logged and counted."""
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_cetd.duplicates import DuplicateStoryPipeline
+
+    crawler = get_crawler(settings_dict={
+        "CETD_ON_DUPLICATE": "drop", "CETD_DUPLICATES_STORE": "redis", "REDIS_URL": "redis://127.0.0.1:1",
+    })
+    crawler.spider = scrapy.Spider("stories")
+    pipeline = DuplicateStoryPipeline.from_crawler(crawler)
+    pipeline.open_spider()
+    item = {"url": "https://a.example/story", "text": "the bakery opens its third shop on Bridge Street"}
+    assert pipeline.process_item(item) is item
+    assert crawler.stats.get_value("scrapy_cetd/duplicates/errors") == 1
+    assert "Duplicate-story check failed for https://a.example/story (item kept): ConnectionError" in caplog.text
