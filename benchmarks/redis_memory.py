@@ -8,7 +8,7 @@ Starts its own ``redis-server`` on a free loopback port (nothing else is touched
   does (``SADD`` of the 40-hex SHA-1 of a synthetic URL's canonical request), and reports
   the growth of ``used_memory``;
 - for each ``--distance`` k, adds ``--count`` random 64-bit story fingerprints with
-  synthetic 60-character URLs through :class:`scrapy_cetd.duplicates.RedisStoryStore`
+  synthetic 56-character URLs through :class:`scrapy_cetd.duplicates.RedisStoryStore`
   (the Lua script the pipeline runs), reporting the growth of ``used_memory`` and the
   mean time of one check-and-add at the end (Redis's own ``SLOWLOG``-free timing: 2,000
   calls in a row, one round trip each, on loopback).
