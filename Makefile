@@ -9,7 +9,7 @@ $(BIN)/scrapy-cetd: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-.PHONY: install test lint crawl
+.PHONY: install test lint crawl crawl-distributed redis-server
 install: $(BIN)/scrapy-cetd
 
 test: install
@@ -22,3 +22,15 @@ lint: install
 # The main job: serve the bundled sample news site on 127.0.0.1, crawl it, print the corpus.
 crawl: install
 	$(BIN)/python example_project/run_offline.py
+
+# The same crawl with WORKERS processes sharing a scrapy-redis frontier in a loopback Redis.
+WORKERS ?= 2
+crawl-distributed: install redis-server
+	$(BIN)/python example_project/run_distributed.py --workers $(WORKERS)
+
+# redis-server for crawl-distributed and the tests: installed with apt-get when root, else a hint.
+redis-server:
+	@command -v redis-server >/dev/null || [ -x /usr/bin/redis-server ] || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	    apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || \
+	  { echo "redis-server is missing: install it (sudo apt-get install redis-server; brew install redis)"; exit 1; }

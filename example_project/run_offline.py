@@ -52,9 +52,9 @@ class SampleSiteHandler(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve_sample_site() -> Iterator[str]:
-    """Serve the sample site on 127.0.0.1; yield its base URL; always stop the server."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SampleSiteHandler, directory=str(SITE)))
+def serve_sample_site(site: Path = SITE) -> Iterator[str]:
+    """Serve the sample site (or another directory) on 127.0.0.1; yield its base URL; always stop the server."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SampleSiteHandler, directory=str(site)))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

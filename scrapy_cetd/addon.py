@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.settings import SETTINGS_PRIORITIES
 
+from .duplicates import DuplicateStoryPipeline
 from .middlewares import ContentAnnotationMiddleware, ContentSpiderMiddleware
 from .pipelines import ContentExtractionPipeline
 
@@ -22,6 +23,8 @@ SPIDER_MIDDLEWARE_ORDER = 25
 ITEM_PIPELINE_ORDER = 100
 #: Logs items with long fields (the page's text and HTML) shortened; see :mod:`scrapy_cetd.logformatter`.
 LOG_FORMATTER = "scrapy_cetd.logformatter.ShortItemLogFormatter"
+#: Right after extraction: duplicate stories are flagged or dropped before other pipelines store them.
+DUPLICATE_PIPELINE_ORDER = 110
 
 
 class Addon:
@@ -56,3 +59,7 @@ class Addon:
         exporters = settings["FEED_EXPORTERS"]  # a BaseSettings: the project's own entries stay
         if hasattr(exporters, "setdefault"):
             exporters.setdefault("parquet", "scrapy_cetd.exporters.ParquetItemExporter", "addon")
+        if settings.get("CETD_ON_DUPLICATE", "keep") != "keep":  # duplicate stories: flag or drop
+            settings.setdefault_in_component_priority_dict(
+                "ITEM_PIPELINES", DuplicateStoryPipeline, DUPLICATE_PIPELINE_ORDER
+            )

@@ -27,6 +27,7 @@ from scrapy.utils.asyncio import is_asyncio_available
 
 from .api import extract, extract_tree
 from .extraction import Extraction
+from .fingerprint import text_fingerprint
 from .middlewares import STATS_PREFIX, Annotation, take_pending
 from .settings import CetdConfig, ExtractionOptions
 
@@ -242,6 +243,8 @@ class ContentExtractionPipeline:
             "title": result.title,
             "algorithm": result.algorithm,
         }
+        if "fingerprint" in self.config.output_fields:  # SimHash of the text, for duplicate stories
+            values["fingerprint"] = text_fingerprint(result.text)
         for output, field_name in self.config.output_fields.items():
             value = _diagnostics(result) if output == "diagnostics" else values[output]
             self._set(item, adapter, field_name, value)

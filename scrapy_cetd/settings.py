@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 #: What the pipeline can write into an item.
-OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm")
+OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm", "fingerprint")
 DEFAULT_OUTPUT_FIELDS = {"text": "text", "html": "html", "title": "title"}
 DEFAULT_MAX_SIZE = 16 * 1024 * 1024
 #: Extraction runs in this many worker processes by default, off the reactor thread: two

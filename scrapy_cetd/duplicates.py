@@ -1,0 +1,264 @@
+"""Duplicate stories: keep, flag or drop items whose text another item of the crawl already had.
+
+The same story reaches a crawl several times: syndicated copies on other sites, print and
+AMP versions, the article behind tracking parameters.  Their URLs differ, so Scrapy's
+request dupefilter lets them through, but their extracted texts are (nearly) the same.
+:class:`DuplicateStoryPipeline` (registered by the add-on after the extraction pipeline)
+fingerprints each item's text (:func:`scrapy_cetd.fingerprint.simhash`) and looks for a
+seen fingerprint within ``CETD_DUPLICATE_DISTANCE`` bits:
+
+========================== ======================== ===========================================
+Setting                    Default                  Meaning
+========================== ======================== ===========================================
+CETD_ON_DUPLICATE          ``"keep"``               ``keep`` (off), ``flag`` or ``drop``
+CETD_DUPLICATE_DISTANCE    ``3``                    max Hamming distance of a near-duplicate;
+                                                    ``0``: exact duplicates only
+CETD_DUPLICATES_STORE      ``None`` (auto)          ``memory`` or ``redis``; auto: ``redis``
+                                                    when ``SCHEDULER`` is scrapy-redis's
+CETD_DUPLICATES_KEY        ``"%(spider)s:stories"`` Redis key prefix (``redis`` store)
+CETD_DUPLICATE_OF_FIELD    ``"duplicate_of"``       flagged items: URL of the first copy
+========================== ======================== ===========================================
+
+A flagged item gets ``CETD_FLAG_FIELD`` = ``"duplicate"`` and the first copy's URL.  The
+``memory`` store lives in the process; the ``redis`` store lives in the Redis of
+``REDIS_URL`` (scrapy-redis's connection settings), so all workers of a distributed crawl
+share it and a story is kept by whichever worker saw it first (one atomic Lua script per
+item).  Items without text pass untouched; if the store fails (Redis down) the item is kept,
+logged and counted.  Stats: ``scrapy_cetd/duplicates/exact``, ``.../near``, ``.../flagged``,
+``.../dropped``, ``.../unique``, ``.../errors``.
+
+Lookup is the block (pigeonhole) index of Manku et al. 2007: split the 64 bits into k+1
+blocks; two fingerprints within k bits agree on at least one whole block, so only items
+sharing a block are compared.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any, Protocol
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import DropItem, NotConfigured
+
+from .fingerprint import hamming, simhash
+from .middlewares import STATS_PREFIX
+from .settings import InvalidSetting, _choice, _count, _field
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+__all__ = ["DEFAULT_DISTANCE", "DuplicateStoryPipeline", "MemoryStoryStore", "RedisStoryStore", "blocks"]
+
+logger = logging.getLogger(__name__)
+
+#: On the dev pages (benchmarks/duplicate_distance.py, docs/scaling.md), a copy with another
+#: site's chrome is within 3 bits for 80% of pages (68% exact; up to 8 bits: 93%), while of
+#: 279,378 pairs of distinct pages one pair is within 12 bits (2 bits apart).  A larger k catches more copies but
+#: compares more candidates per lookup (blocks of 64 / (k + 1) bits); 3 is Manku et al.'s k.
+DEFAULT_DISTANCE = 3
+#: Eight blocks of 8 bits: beyond this a lookup compares most of the seen fingerprints.
+MAX_DISTANCE = 7
+STATS = f"{STATS_PREFIX}/duplicates"
+
+
+def blocks(fingerprint: int, distance: int) -> list[int]:
+    """The ``distance + 1`` contiguous bit blocks of a 64-bit fingerprint, as numbers."""
+    count = distance + 1
+    bounds = [64 * i // count for i in range(count + 1)]
+    return [(fingerprint >> low) & ((1 << (high - low)) - 1) for low, high in zip(bounds, bounds[1:])]
+
+
+class StoryStore(Protocol):
+    def check_and_add(self, fingerprint: int, url: str) -> tuple[int, str | None] | None:
+        """``(distance, first URL)`` of the nearest seen fingerprint within the distance, or
+        ``None`` after recording ``fingerprint`` as new."""
+
+    def close(self) -> None: ...
+
+
+class MemoryStoryStore:
+    """Seen fingerprints of one process, indexed by block."""
+
+    def __init__(self, distance: int) -> None:
+        self.distance = distance
+        self._index: list[defaultdict[int, list[int]]] = [defaultdict(list) for _ in range(distance + 1)]
+        self._urls: dict[int, str] = {}
+
+    def check_and_add(self, fingerprint: int, url: str) -> tuple[int, str | None] | None:
+        keys = blocks(fingerprint, self.distance)
+        best: tuple[int, int] | None = None
+        for table, key in zip(self._index, keys):
+            for other in table.get(key, ()):
+                bits = hamming(fingerprint, other)
+                if bits <= self.distance and (best is None or bits < best[0]):
+                    best = (bits, other)
+        if best is not None:
+            return best[0], self._urls.get(best[1])
+        for table, key in zip(self._index, keys):
+            table[key].append(fingerprint)
+        self._urls[fingerprint] = url
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+#: KEYS: one hash per block (field: block value, value: the 8-byte fingerprints sharing it),
+#: then the hash fingerprint -> first URL.  ARGV: the 8-byte fingerprint, the distance, the
+#: URL, then the block values.  Check and insert in one script, so two workers that see one
+#: story at once cannot both keep it.
+_LUA_CHECK_AND_ADD = """
+local fp = ARGV[1]
+local limit = tonumber(ARGV[2])
+local blocks = #KEYS - 1
+local band, bxor, rshift = bit.band, bit.bxor, bit.rshift
+local function word(s, pos)  -- 32 bits of s from pos, as a number
+  local b1, b2, b3, b4 = string.byte(s, pos, pos + 3)
+  return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
+end
+local function popcount(x)  -- SWAR: bit pairs, nibbles, bytes; then the bytes summed (mod 255)
+  x = x - band(rshift(x, 1), 0x55555555)
+  x = band(x, 0x33333333) + band(rshift(x, 2), 0x33333333)
+  x = band(x + rshift(x, 4), 0x0F0F0F0F)
+  return x % 255
+end
+local high, low = word(fp, 1), word(fp, 5)
+local best, best_fp = limit + 1, nil
+for i = 1, blocks do
+  local bucket = redis.call('HGET', KEYS[i], ARGV[3 + i])
+  if bucket then
+    for pos = 1, #bucket, 8 do
+      local d = popcount(bxor(high, word(bucket, pos))) + popcount(bxor(low, word(bucket, pos + 4)))
+      if d < best then best = d; best_fp = string.sub(bucket, pos, pos + 7) end
+    end
+  end
+end
+if best_fp then
+  return {best, redis.call('HGET', KEYS[blocks + 1], best_fp)}
+end
+for i = 1, blocks do
+  redis.call('HSET', KEYS[i], ARGV[3 + i], (redis.call('HGET', KEYS[i], ARGV[3 + i]) or '') .. fp)
+end
+redis.call('HSETNX', KEYS[blocks + 1], fp, ARGV[3])
+return false
+"""
+
+
+class RedisStoryStore:
+    """Seen fingerprints in Redis (``k + 2`` hashes under ``prefix``), shared by all workers."""
+
+    def __init__(self, server: Any, prefix: str, distance: int) -> None:
+        self.server = server
+        self.distance = distance
+        self.keys = [f"{prefix}:block{i}" for i in range(distance + 1)] + [f"{prefix}:urls"]
+        self._script = server.register_script(_LUA_CHECK_AND_ADD)
+
+    @classmethod
+    def from_settings(cls, settings: Any, prefix: str, distance: int) -> RedisStoryStore:
+        try:
+            from scrapy_redis.connection import get_redis_from_settings
+        except ImportError:
+            raise NotConfigured(
+                "CETD_DUPLICATES_STORE = 'redis' needs scrapy-redis: pip install 'scrapy-cetd[redis]'"
+            ) from None
+        return cls(get_redis_from_settings(settings), prefix, distance)
+
+    def check_and_add(self, fingerprint: int, url: str) -> tuple[int, str | None] | None:
+        args = [fingerprint.to_bytes(8, "big"), self.distance, url, *blocks(fingerprint, self.distance)]
+        found = self._script(keys=self.keys, args=args)
+        if not found:
+            return None
+        first = found[1]
+        return int(found[0]), first.decode() if isinstance(first, bytes) else first
+
+    def clear(self) -> None:
+        self.server.delete(*self.keys)
+
+    def close(self) -> None:
+        pass
+
+
+def _uses_scrapy_redis(settings: Any) -> bool:
+    scheduler = settings.get("SCHEDULER")
+    name = scheduler if isinstance(scheduler, str) else f"{getattr(scheduler, '__module__', '')}."
+    return name.startswith("scrapy_redis.")
+
+
+class DuplicateStoryPipeline:
+    """Item pipeline: keep, flag or drop items whose text was already seen (see the module)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        self.policy = _choice("CETD_ON_DUPLICATE", settings.get("CETD_ON_DUPLICATE", "keep"), ("keep", "flag", "drop"))
+        if self.policy == "keep":
+            raise NotConfigured("CETD_ON_DUPLICATE is 'keep'")
+        self.distance = _count("CETD_DUPLICATE_DISTANCE", settings.get("CETD_DUPLICATE_DISTANCE", DEFAULT_DISTANCE))
+        if self.distance > MAX_DISTANCE:
+            raise InvalidSetting(f"CETD_DUPLICATE_DISTANCE: expected 0 to {MAX_DISTANCE}, got {self.distance}")
+        store = settings.get("CETD_DUPLICATES_STORE") or ("redis" if _uses_scrapy_redis(settings) else "memory")
+        self.store_kind = _choice("CETD_DUPLICATES_STORE", store, ("memory", "redis"))
+        self.key = settings.get("CETD_DUPLICATES_KEY", "%(spider)s:stories")
+        fields = settings.getdict("CETD_OUTPUT_FIELDS") or {"text": "text"}
+        self.fingerprint_field = fields.get("fingerprint")
+        self.text_field = fields.get("text")
+        if not self.fingerprint_field and not self.text_field:
+            raise InvalidSetting("CETD_ON_DUPLICATE: map the 'text' or 'fingerprint' output in CETD_OUTPUT_FIELDS")
+        self.flag_field = _field("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
+        self.duplicate_of_field = _field(
+            "CETD_DUPLICATE_OF_FIELD", settings.get("CETD_DUPLICATE_OF_FIELD", "duplicate_of")
+        )
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.store: StoryStore | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DuplicateStoryPipeline:
+        return cls(crawler)
+
+    def open_spider(self) -> None:
+        if self.store_kind == "memory":
+            self.store = MemoryStoryStore(self.distance)
+        else:
+            prefix = self.key % {"spider": self.crawler.spider.name}
+            self.store = RedisStoryStore.from_settings(self.crawler.settings, prefix, self.distance)
+
+    def close_spider(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+    def _fingerprint(self, adapter: ItemAdapter) -> int | None:
+        if self.fingerprint_field and adapter.get(self.fingerprint_field):
+            return int(adapter[self.fingerprint_field], 16)
+        text = adapter.get(self.text_field) if self.text_field else None
+        return simhash(text) if text and text.strip() else None
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        fingerprint = self._fingerprint(adapter)
+        if fingerprint is None:
+            return item
+        assert self.store is not None
+        url = str(adapter.get("url") or "")
+        try:
+            found = self.store.check_and_add(fingerprint, url)
+        except Exception as exc:  # e.g. Redis unreachable: keep the item, unchecked
+            self.stats.inc_value(f"{STATS}/errors")
+            logger.error("Duplicate-story check failed for %s (item kept): %s: %s", url, type(exc).__name__, exc)
+            return item
+        if found is None:
+            self.stats.inc_value(f"{STATS}/unique")
+            return item
+        distance, first_url = found
+        self.stats.inc_value(f"{STATS}/{'exact' if distance == 0 else 'near'}")
+        if self.policy == "drop":
+            self.stats.inc_value(f"{STATS}/dropped")
+            raise DropItem(f"Duplicate story: {url or 'item'} is {distance} bits from {first_url}")
+        self.stats.inc_value(f"{STATS}/flagged")
+        for field_name, value in ((self.flag_field, "duplicate"), (self.duplicate_of_field, first_url)):
+            if field_name:
+                try:
+                    adapter[field_name] = value
+                except KeyError:
+                    logger.error("%s has no field %r for the duplicate flag", type(item).__name__, field_name)
+        return item

@@ -1,0 +1,91 @@
+"""The distributed crawl: two worker processes on scrapy-redis with a real Redis on loopback
+crawl the sample site once, to the same corpus as the single-process ``make crawl``."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "example_project"
+sys.path.insert(0, str(PROJECT))
+from run_distributed import INSTALL_HINT, redis_server  # noqa: E402
+
+pytestmark = pytest.mark.skipif(
+    not any(os.access(p, os.X_OK) for p in ("/usr/bin/redis-server", "/usr/sbin/redis-server"))
+    and not __import__("shutil").which("redis-server"),
+    reason=f"redis-server not found: {INSTALL_HINT} (.ci/run installs it)",
+)
+
+
+def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "error"}  # the workers too: no warning of any kind
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=180, env=env, **kwargs  # type: ignore[arg-type]
+    )
+
+
+def _corpus(paths: list[Path]) -> dict[str, dict[str, object]]:
+    items: dict[str, dict[str, object]] = {}
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            url_path = "/" + item["url"].split("/", 3)[3]
+            assert url_path not in items, f"{url_path} crawled twice"
+            items[url_path] = item
+    return items
+
+
+def test_two_workers_crawl_each_url_once_to_the_single_process_corpus(tmp_path: Path) -> None:
+    single = _run([str(PROJECT / "run_offline.py"), "--output", str(tmp_path / "single.jsonl")], cwd=tmp_path)
+    assert single.returncode == 0, single.stderr[-3000:]
+    distributed = [str(PROJECT / "run_distributed.py"), "--workers", "2", "--output", str(tmp_path / "dist")]
+    run = _run(distributed, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+
+    expected = _corpus([tmp_path / "single.jsonl"])
+    workers = sorted((tmp_path / "dist").glob("worker-*.jsonl"))
+    assert [p.name for p in workers] == ["worker-1.jsonl", "worker-2.jsonl"]
+    got = _corpus(workers)  # fails on a URL crawled by both workers
+    assert len(expected) == 23 and set(got) == set(expected)
+    for path, item in expected.items():
+        assert {k: got[path][k] for k in ("title", "text", "html", "algorithm")} == {
+            k: item[k] for k in ("title", "text", "html", "algorithm")
+        }, path
+        assert re.fullmatch(r"[0-9a-f]{16}", str(got[path]["fingerprint"]))
+
+    # Pages: every page once (robots.txt aside: each worker that crawls fetches it; the single crawl once).
+    rows = re.findall(r"^\s+(\d)\s+(\d+)\s+(\d+)\s+(\d+)\s+finished$", run.stdout, re.MULTILINE)
+    assert len(rows) == 2, run.stdout
+    stats = [json.loads((tmp_path / "dist" / f"worker-{n}.stats.json").read_text()) for n in (1, 2)]
+    single_pages = int(re.search(r"from (\d+) pages", single.stdout).group(1))  # type: ignore[union-attr]
+    pages = [s.get("response_received_count", 0) - s.get("robotstxt/response_count", 0) for s in stats]
+    assert sum(pages) == single_pages - 1
+    assert [int(row[1]) for row in rows] == [s.get("response_received_count", 0) for s in stats]
+    assert sum(int(items) for _, _, items, _ in rows) == 23
+    assert "23 articles, 23 distinct URLs" in run.stdout
+
+
+def test_unreachable_redis_is_one_error_line(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed again: nothing listens there
+    run = _run([str(PROJECT / "run_distributed.py"), "--redis-url", f"redis://127.0.0.1:{port}"], cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith(f"error: Redis unreachable at redis://127.0.0.1:{port}")
+
+
+def test_redis_server_fixture_runs_a_real_server() -> None:
+    import redis
+
+    with redis_server() as (url, process):
+        assert redis.Redis.from_url(url).info("server")["tcp_port"] == int(url.rsplit(":", 1)[1].split("/")[0])
+    assert process.poll() is not None

@@ -1,0 +1,243 @@
+"""Story fingerprints and duplicate stories: SimHash, the block index, the memory and Redis
+stores, and crawls where one story arrives twice (the same text under two URLs, in another
+site's chrome)."""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import scrapy
+from lxml import html as lxml_html
+
+from scrapy_cetd.duplicates import MemoryStoryStore, RedisStoryStore, blocks
+from scrapy_cetd.fingerprint import hamming, simhash, text_fingerprint
+from tests.conftest import _Handler, run_crawl
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "example_project" / "sample_site" / "2026" / "11"
+sys.path.insert(0, str(ROOT / "example_project"))
+from run_distributed import RedisUnavailable, redis_server  # noqa: E402
+
+GAZETTE_CHROME = {
+    "header": '<header><a href="/">The Valley Gazette</a><nav><a href="/news">News</a> <a href="/farming">Farming</a>'
+    ' <a href="/weather">Weather</a> <a href="/jobs">Jobs</a> <a href="/motors">Motors</a></nav></header>',
+    "aside": '<aside><h3>More from the Gazette</h3><ul><li><a href="/a">Sheep show returns to Upper Dale</a></li>'
+    '<li><a href="/b">Reservoir levels back to normal</a></li><li><a href="/c">New vet opens in Market Square</a></li>'
+    "</ul></aside>",
+    "footer": '<footer><p>The Valley Gazette, Mill Lane, Upper Dale.</p><a href="/privacy">Privacy</a></footer>',
+}
+
+
+def gazette_page(name: str, credit: bool = False) -> bytes:
+    """A sample-site story as The Valley Gazette syndicates it: the story's markup kept, the
+    Courier's chrome (top bar, masthead, navigation, ads, related stories, sidebar, footer)
+    replaced by the Gazette's; ``credit`` adds a credit line to the story."""
+    tree = lxml_html.parse(str(SAMPLE / name)).getroot()
+    for element in tree.xpath('//div[@class="topbar"] | //header | //div[contains(@class, "ad ")] | //aside'
+                              ' | //footer | //section[@class="related"] | //nav[@class="breadcrumb"]'):
+        element.drop_tree()
+    body = tree.find("body")
+    body.insert(0, lxml_html.fragment_fromstring(GAZETTE_CHROME["header"]))
+    body.append(lxml_html.fragment_fromstring(GAZETTE_CHROME["aside"]))
+    body.append(lxml_html.fragment_fromstring(GAZETTE_CHROME["footer"]))
+    if credit:
+        line = lxml_html.fragment_fromstring("<p>This story first appeared in The Riverside Courier.</p>")
+        tree.xpath('//div[@class="story-body"]')[0].append(line)
+    return lxml_html.tostring(tree, encoding="utf-8", doctype="<!DOCTYPE html>")
+
+
+def _routes() -> dict[str, tuple[int, dict[str, str], bytes]]:
+    page = {"Content-Type": "text/html; charset=utf-8"}
+    return {
+        "/courier/bakery.html": (200, page, (SAMPLE / "bakery-expansion.html").read_bytes()),
+        "/gazette/bakery.html?utm_source=courier": (200, page, gazette_page("bakery-expansion.html")),
+        "/gazette/bakery-credited.html": (200, page, gazette_page("bakery-expansion.html", credit=True)),
+        "/gazette/cafes.html": (200, page, gazette_page("cafe-licences.html")),
+    }
+
+
+@pytest.fixture(scope="module")
+def stories_url() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("StoriesHandler", (_Handler,), {"routes": _routes()}))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """A real redis-server on a free loopback port, for this module."""
+    try:
+        with redis_server() as (url, _):
+            yield url
+    except RedisUnavailable as exc:
+        if "not found" in str(exc):
+            pytest.skip(f"{exc} (.ci/run installs it)")
+        raise
+
+
+class StoriesSpider(scrapy.Spider):
+    """Fetches the given paths one after another (so "first seen" is well defined)."""
+
+    name = "stories"
+    custom_settings = {"CONCURRENT_REQUESTS": 1}
+
+    def __init__(self, base: str, paths: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.urls = [base + path for path in paths.split(",")]
+
+    async def start(self) -> Any:
+        yield scrapy.Request(self.urls[0], callback=self.parse, cb_kwargs={"rest": self.urls[1:]})
+
+    def parse(self, response: Any, rest: list[str]) -> Any:
+        yield {"url": response.url}
+        if rest:
+            yield scrapy.Request(rest[0], callback=self.parse, cb_kwargs={"rest": rest[1:]})
+
+
+PATHS = "/courier/bakery.html,/gazette/bakery.html?utm_source=courier,/gazette/bakery-credited.html,/gazette/cafes.html"
+SETTINGS = {"CETD_OUTPUT_FIELDS": {"text": "text", "fingerprint": "fingerprint"}}
+
+
+def test_simhash_is_stable_and_near_for_small_edits() -> None:
+    text = " ".join(f"The council met on day {i} to discuss bridge number {i * 7} over the river." for i in range(40))
+    edited = text.replace("council", "committee", 1)
+    other = " ".join(f"Rain is forecast for the weekend in district {i} with winds of {i * 3} mph." for i in range(40))
+    assert text_fingerprint(text) == text_fingerprint(text) and re.fullmatch(r"[0-9a-f]{16}", text_fingerprint(text))
+    assert hamming(simhash(text), simhash(edited)) <= 3
+    assert hamming(text_fingerprint(text), text_fingerprint(other)) > 10
+    assert text_fingerprint("") == text_fingerprint(" \n ") == ""
+    # One shingle: the fingerprint is that shingle's hash.
+    assert simhash("one") == simhash("ONE!") != 0
+
+
+def test_blocks_cover_all_bits() -> None:
+    fingerprint = random.Random(1).getrandbits(64)
+    for distance in range(8):
+        parts = blocks(fingerprint, distance)
+        assert len(parts) == distance + 1
+        widths = [64 * (i + 1) // (distance + 1) - 64 * i // (distance + 1) for i in range(distance + 1)]
+        assert sum(part << sum(widths[:i]) for i, part in enumerate(parts)) == fingerprint
+
+
+def _flip(fingerprint: int, bits: int, rng: random.Random) -> int:
+    for bit in rng.sample(range(64), bits):
+        fingerprint ^= 1 << bit
+    return fingerprint
+
+
+def _store_answers(store: Any, rng: random.Random) -> list[Any]:
+    seen = [rng.getrandbits(64) for _ in range(300)]
+    answers = [store.check_and_add(fp, f"https://a.example/{i}") for i, fp in enumerate(seen)]
+    for bits in range(6):
+        for fp in rng.sample(seen, 20):
+            answers.append(store.check_and_add(_flip(fp, bits, rng), f"https://b.example/{bits}"))
+    return answers
+
+
+def test_memory_store_finds_every_fingerprint_within_the_distance() -> None:
+    rng = random.Random(3)
+    store = MemoryStoryStore(3)
+    answers = _store_answers(store, random.Random(3))
+    assert answers[:300] == [None] * 300  # random 64-bit fingerprints are ~32 bits apart
+    near = answers[300:]
+    for bits in range(6):
+        chunk = near[bits * 20 : bits * 20 + 20]
+        if bits <= 3:
+            assert all(a is not None and a[0] == bits and a[1].startswith("https://a.example/") for a in chunk)
+        else:
+            assert sum(a is None for a in chunk) >= 18  # new fingerprints (unless near another new one)
+    del rng
+
+
+def test_redis_store_agrees_with_memory_store_and_is_shared(redis_url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    prefix = "test:stories"
+    first = RedisStoryStore(client, prefix, 3)
+    first.clear()
+    assert _store_answers(first, random.Random(5)) == _store_answers(MemoryStoryStore(3), random.Random(5))
+    # A second worker's store sees what the first recorded.
+    second = RedisStoryStore(redis.Redis.from_url(redis_url), prefix, 3)
+    fingerprint = simhash("a story about the bakery on Bridge Street and its twelve new jobs")
+    assert first.check_and_add(fingerprint, "https://one.example/story") is None
+    assert second.check_and_add(fingerprint ^ 0b101, "https://two.example/story") == (2, "https://one.example/story")
+    first.clear()
+    assert client.keys(f"{prefix}:*") == []
+
+
+@pytest.mark.parametrize("distance", [None, 7])
+def test_syndicated_copies_are_flagged(tmp_path: Path, stories_url: str, distance: int | None) -> None:
+    """The copy in other chrome has the same text (exact); the credited copy differs by one
+    line, 7 bits of a short story: within k = 7, not within the default k = 3."""
+    settings = {**SETTINGS, "CETD_ON_DUPLICATE": "flag"}
+    if distance is not None:
+        settings["CETD_DUPLICATE_DISTANCE"] = distance
+    result = run_crawl("tests.test_duplicates.StoriesSpider", tmp_path, settings, base=stories_url, paths=PATHS)
+    items = {item["url"].split("/", 3)[3]: item for item in result.items}
+    assert len(items) == 4
+    original, copy, credited, other = (items[path.lstrip("/")] for path in PATHS.split(","))
+    assert "cetd_flag" not in original and "cetd_flag" not in other
+    assert copy["cetd_flag"] == "duplicate" and copy["duplicate_of"] == original["url"]
+    assert copy["text"] == original["text"] and copy["fingerprint"] == original["fingerprint"]
+    assert "first appeared" in credited["text"]
+    assert 3 < hamming(credited["fingerprint"], original["fingerprint"]) <= 7
+    assert hamming(other["fingerprint"], original["fingerprint"]) > 20
+    stats = result.stats
+    assert stats["scrapy_cetd/duplicates/exact"] == 1
+    if distance is None:
+        assert "cetd_flag" not in credited and "scrapy_cetd/duplicates/near" not in stats
+        assert stats["scrapy_cetd/duplicates/flagged"] == 1 and stats["scrapy_cetd/duplicates/unique"] == 3
+    else:
+        assert credited["cetd_flag"] == "duplicate" and credited["duplicate_of"] == original["url"]
+        assert stats["scrapy_cetd/duplicates/near"] == 1
+        assert stats["scrapy_cetd/duplicates/flagged"] == 2 and stats["scrapy_cetd/duplicates/unique"] == 2
+    assert result.warnings == [] and result.errors == []
+
+
+def test_syndicated_copy_is_dropped_across_processes_through_redis(
+    tmp_path: Path, stories_url: str, redis_url: str
+) -> None:
+    """Two crawls in two processes (two workers) share the seen stories in Redis."""
+    settings = {**SETTINGS, "CETD_ON_DUPLICATE": "drop", "CETD_DUPLICATES_STORE": "redis", "REDIS_URL": redis_url,
+                "CETD_DUPLICATES_KEY": "syndication-test"}  # default k = 3: the credited copy is kept
+    paths = PATHS.split(",")
+    first = run_crawl("tests.test_duplicates.StoriesSpider", tmp_path / "1", settings, base=stories_url,
+                      paths=paths[0])
+    second = run_crawl("tests.test_duplicates.StoriesSpider", tmp_path / "2", settings, base=stories_url,
+                       paths=",".join(paths[1:]))
+    assert [item["url"] for item in first.items] == [stories_url + paths[0]]
+    assert [item["url"] for item in second.items] == [stories_url + path for path in paths[2:]]
+    assert second.stats["scrapy_cetd/duplicates/dropped"] == 1 and second.stats["item_dropped_count"] == 1
+    assert first.warnings == second.warnings == []
+
+
+def test_a_failing_store_keeps_the_item(caplog: pytest.LogCaptureFixture) -> None:
+    """Redis down (nothing listens on port 1): the item is kept, the error logged and counted."""
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_cetd.duplicates import DuplicateStoryPipeline
+
+    crawler = get_crawler(settings_dict={
+        "CETD_ON_DUPLICATE": "drop", "CETD_DUPLICATES_STORE": "redis", "REDIS_URL": "redis://127.0.0.1:1",
+    })
+    crawler.spider = scrapy.Spider("stories")
+    pipeline = DuplicateStoryPipeline.from_crawler(crawler)
+    pipeline.open_spider()
+    item = {"url": "https://a.example/story", "text": "the bakery opens its third shop on Bridge Street"}
+    assert pipeline.process_item(item) is item
+    assert crawler.stats.get_value("scrapy_cetd/duplicates/errors") == 1
+    assert "Duplicate-story check failed for https://a.example/story (item kept): ConnectionError" in caplog.text
