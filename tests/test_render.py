@@ -94,9 +94,12 @@ def test_a_left_out_element_still_separates_its_neighbours() -> None:
     div = page.index[page.body.find("div")]
     b = page.index[page.body.find(".//b")]
     runs = {2 * div, 2 * page.index[page.body.find(".//ul")] + 1, 2 * b + 1}
-    text, html = render(page, Selection(threshold=None, runs=runs))
+    text, html, _ = render(page, Selection(threshold=None, runs=runs))
     assert text == "before\nafter tail"
-    assert html == '<html><body><div id="d">beforeaftertail</div></body></html>'
+    # the elements left out stay, empty, so the texts around them do not run together
+    assert html == (
+        '<html><head><meta charset="utf-8"></head><body><div id="d">before<ul></ul>after<b></b>tail</div></body></html>'
+    )
 
 
 def test_non_breaking_space_runs_render_as_nothing() -> None:
@@ -106,9 +109,12 @@ def test_non_breaking_space_runs_render_as_nothing() -> None:
 def test_only_the_selected_subtrees_and_their_ancestors_are_in_the_html() -> None:
     page = page_of('<body class="b"><div id="x">skip</div><main><p id="p">keep <b>this</b></p></main></body>')
     p = page.index[page.body.find(".//p")]
-    text, html = render(page, Selection(threshold=None, subtrees={p}))
+    text, html, _ = render(page, Selection(threshold=None, subtrees={p}))
     assert text == "keep this"
-    assert html == '<html><body class="b"><main><p id="p">keep <b>this</b></p></main></body></html>'
+    assert html == (
+        '<html><head><meta charset="utf-8"></head>'
+        '<body class="b"><main><p id="p">keep <b>this</b></p></main></body></html>'
+    )
 
 
 @pytest.mark.parametrize("algorithm", ["cetd-plus", "cectd-ds", "cepr-tpr", "wlr", "cetr-tm"])
