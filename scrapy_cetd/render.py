@@ -14,6 +14,7 @@ DOM.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from html import escape
 from itertools import accumulate, compress
@@ -96,11 +97,12 @@ def render(
     units, unit_starts, pre_of = _text_units(page, content, chosen)
     kept = _repeated_stretches(units, selection.dedupe_min_chars) if selection.dedupe_min_chars else None
     if kept is not None:
-        dropped = _dropped_runs(chosen, unit_starts, kept)
+        dropped = _dropped_runs(chosen, unit_starts, kept) if with_html or with_markdown else set()
         units = [unit for unit, keep in zip(units, kept) if keep]
-        selection = _without_runs(page, selection, content, dropped)
-        content, roots = _content_flags(page, selection)
-        chosen = [k for k in chosen if k not in dropped]
+        if with_html or with_markdown:
+            selection = _without_runs(page, selection, content, dropped)
+            content, roots = _content_flags(page, selection)
+            chosen = [k for k in chosen if k not in dropped]
     lines = units
     if pre_of:
         lines = list(filter(None, map(" ".join, map(str.split, "\n".join(units).split("\n")))))
@@ -149,12 +151,10 @@ def _text_units(page: Page, content: list[bool], chosen: list[int]) -> tuple[lis
     """
     texts, owners, keys = page.run_collapsed, page.run_owner, page.run_key
     end, tags, parent = page.end, page.tags, page.parent
+    block_starts = page.block_starts
     has_cells = not CELL_TAGS.isdisjoint(tags)
     if has_cells:
-        line_starts = list(accumulate(map(LINE_TAGS.__contains__, tags), initial=0))
         cell_starts = list(accumulate(map(CELL_TAGS.__contains__, tags), initial=0))
-    else:
-        line_starts = page.block_starts
     pre_of = _outermost_pre(page)
     block_of: dict[int, int] = {}
     cell_of: dict[int, int] = {}
@@ -173,8 +173,23 @@ def _text_units(page: Page, content: list[bool], chosen: list[int]) -> tuple[lis
         next_cursor = end[key >> 1] if key & 1 else (key >> 1) + 1
         owner_block = block_of.get(owner)
         if owner_block is None:
-            owner_block = _nearest(owner, tags, parent, block_of, cell_of, has_cells)
-        if cursor < 0 or not block <= owner < block_end or line_starts[next_cursor] != line_starts[cursor]:
+            tag = tags[owner]
+            if tag in LINE_TAGS:  # the common cases: a paragraph's own text,
+                owner_block = block_of[owner] = owner
+                cell_of[owner] = -1
+            elif (up := parent[owner]) in block_of:  # an inline element's in a known block
+                owner_block = block_of[owner] = block_of[up]
+                cell_of[owner] = owner if tag in CELL_TAGS else cell_of[up]
+            else:
+                owner_block = _nearest(owner, tags, parent, block_of, cell_of, has_cells)
+        if (
+            cursor < 0
+            or not block <= owner < block_end
+            or (
+                block_starts[next_cursor] - block_starts[cursor]
+                != (cell_starts[next_cursor] - cell_starts[cursor] if has_cells else 0)
+            )
+        ):
             if line:
                 units.append("".join(line))
             line = [text]
@@ -234,11 +249,15 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
     """
     if len(set(units)) == len(units):
         return None
+    repeated = {unit for unit, count in Counter(units).items() if count > 1}
     earlier: dict[str, list[int]] = {}
     kept = [True] * len(units)
     n = len(units)
     follow = -1  # the next line of the earlier copy, while a stretch is being left out
     for i, unit in enumerate(units):
+        if unit not in repeated:
+            follow = -1
+            continue
         if 0 <= follow < i and units[follow] == unit:
             kept[i] = False
             follow += 1
@@ -423,8 +442,8 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
                 pieces.append(escape(text, quote=False))
             open_elements.append(i)
         else:  # an element left out, its tail selected: an empty element keeps the two texts apart
-            tag = tags[i]
-            pieces.append(f"<{tag}>" if tag in VOID_TAGS else f"<{tag}></{tag}>")
+            tag, space = tags[i], el.text if el.text and el.text.isspace() else ""
+            pieces.append(f"<{tag}>" if tag in VOID_TAGS else f"<{tag}>{space}</{tag}>")
             tail_of(i)
     close_until(len(page))
     pieces.append("</html>")
