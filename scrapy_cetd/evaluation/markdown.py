@@ -2,7 +2,9 @@
 
 The structure lines of a Markdown document are its headings (``#`` to ``######``), list
 items (``-``, ``*``, ``+``, ``1.``, ``1)``; nested or not) and table rows (``| ... |``, the
-``---`` separator row left out), each read inside block quotes too.  A line is its kind and
+``---`` separator row left out; also two or more consecutive lines with cells separated by
+`` | `` but no leading pipe, as some of the gold's tables are written), each read inside
+block quotes too.  A line is its kind and
 its words (lower case ``\\w+``, link URLs, images and backslash escapes left out), so a
 heading found with the wrong level or other emphasis still counts, a heading found as a
 paragraph does not.  Per kind and in all: precision (the share of the output's structure
@@ -48,8 +50,9 @@ def structure_lines(markdown: str) -> Counter[tuple[str, str]]:
     Lines inside fenced code blocks are not structure."""
     lines: Counter[tuple[str, str]] = Counter()
     fence = ""
-    for raw in markdown.splitlines():
-        line = _QUOTE.sub("", raw).strip()
+    stripped = [_QUOTE.sub("", raw).strip() for raw in markdown.splitlines()]
+    piped = [" | " in line for line in stripped]
+    for i, line in enumerate(stripped):
         if line.startswith(("```", "~~~")):
             marker = line[:3]
             fence = "" if fence == marker else fence or marker
@@ -61,7 +64,9 @@ def structure_lines(markdown: str) -> Counter[tuple[str, str]]:
             kind, text = "heading", match.group(1)
         elif match := _LIST_ITEM.match(line):
             kind, text = "list item", match.group(1)
-        elif line.startswith("|") and not _TABLE_SEPARATOR.match(line):
+        elif (
+            line.startswith("|") or piped[i] and (i and piped[i - 1] or i + 1 < len(piped) and piped[i + 1])
+        ) and not _TABLE_SEPARATOR.match(line):
             kind, text = "table row", line
         if kind and text is not None and (words := _words(text)):
             lines[kind, words] += 1
