@@ -441,9 +441,9 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
             if text and (content[i] or 2 * i in runs):
                 pieces.append(escape(text, quote=False))
             open_elements.append(i)
-        else:  # an element left out, its tail selected: an empty element keeps the two texts apart
-            tag, space = tags[i], el.text if el.text and el.text.isspace() else ""
-            pieces.append(f"<{tag}>" if tag in VOID_TAGS else f"<{tag}>{space}</{tag}>")
+        else:  # an element left out, its tail selected: kept, emptied (a space, for <pre>), apart
+            tag = tags[i]
+            pieces.append(f"<{tag}>" if tag in VOID_TAGS else f"<{tag}> </{tag}>")
             tail_of(i)
     close_until(len(page))
     pieces.append("</html>")
