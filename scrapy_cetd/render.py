@@ -1,14 +1,18 @@
-"""Rendering a :class:`~scrapy_cetd.extraction.Selection` as text and as cleaned HTML.
+"""Rendering a :class:`~scrapy_cetd.extraction.Selection` as text, cleaned HTML and Markdown.
 
-One renderer for every algorithm.  Text gets a line break at every block-level element
-boundary and a space at inline boundaries, so words never glue together across elements
-(no space before closing or after opening punctuation).
+One renderer for every algorithm, three outputs from one selection (``docs/outputs.md``).
+Text gets a line break at every block-level element boundary, `` | `` between the cells of
+a table row, and a space at inline boundaries, so words never glue together across
+elements (no space before closing or after opening punctuation).
 The cleaned HTML keeps the content and its ancestors, with their tags and attributes, so
 the page's original structure survives (seed 000, section 1: "preserve the original
-structure").  Text comes from the page's text runs and the block-level elements between
-them (:attr:`~scrapy_cetd.page.Page.block_starts`); the HTML from lxml's serialization of the
-selected subtrees, inside the start and end tags of their ancestors.  No recursion on the
-DOM.
+structure"), as a document that stands alone (charset, ``lang``, absolute URLs).  Text
+comes from the page's text runs and the block-level elements between them
+(:attr:`~scrapy_cetd.page.Page.block_starts`); the HTML from lxml's serialization of the
+selected subtrees, inside the start and end tags of their ancestors; the Markdown
+(:mod:`scrapy_cetd.markdown`) from the same runs.  Lines left out as repeats leave the
+selection before the HTML and Markdown are written, so all three hold the same words.
+No recursion on the DOM; linear time in size and depth.
 """
 
 from __future__ import annotations
