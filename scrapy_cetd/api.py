@@ -35,6 +35,7 @@ def extract(
     content_type: str | None = None,
     diagnostics: bool = False,
     with_html: bool = True,
+    with_markdown: bool = False,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of a page.
@@ -43,7 +44,8 @@ def extract(
     ``<meta>`` charset, or detection).  Input with nothing to extract (empty, binary,
     no text) gives an empty :class:`Extraction` whose ``reason`` says why.  Unknown
     algorithms and out-of-range options raise ``ValueError``.  ``with_html=False`` skips
-    the cleaned HTML (``html`` is then empty), for callers that want the text only.
+    the cleaned HTML (``html`` is then empty), for callers that want the text only;
+    ``with_markdown=True`` adds ``markdown``, rendered from the same selection.
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
@@ -51,7 +53,7 @@ def extract(
         root = parse_html(html, content_type=content_type)
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, url, coefficient)
-    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics, with_html)
+    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics, with_html, with_markdown)
 
 
 def extract_tree(
@@ -62,6 +64,7 @@ def extract_tree(
     threshold_coefficient: float | None = None,
     diagnostics: bool = False,
     with_html: bool = True,
+    with_markdown: bool = False,
     **params: Any,
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
@@ -72,7 +75,7 @@ def extract_tree(
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     page = tree if isinstance(tree, Page) else Page.from_tree(tree, url)
-    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html)
+    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html, with_markdown)
 
 
 extract_page = extract_tree
@@ -97,13 +100,19 @@ def _node_table(page: Page, selection: Selection) -> list[dict[str, Any]]:
 
 
 def _run(
-    page: Page, algorithm: str, coefficient: float, params: dict[str, Any], diagnostics: bool, with_html: bool
+    page: Page,
+    algorithm: str,
+    coefficient: float,
+    params: dict[str, Any],
+    diagnostics: bool,
+    with_html: bool,
+    with_markdown: bool = False,
 ) -> Extraction:
     if page.is_frameset or not page.chars or page.chars[0] == 0:
         reason = "frameset" if page.is_frameset else "no-text"
         return _empty(algorithm, reason, page.url, coefficient, page.title)
     selection = get_algorithm(algorithm).select(page, coefficient, **params)
-    text, html = render(page, selection, with_html=with_html)
+    text, html, markdown = render(page, selection, with_html=with_html, with_markdown=with_markdown)
     info = None
     if diagnostics:
         info = dict(selection.diagnostics)
@@ -122,4 +131,5 @@ def _run(
         url=page.url,
         reason=None if text else "nothing-selected",
         diagnostics=info,
+        markdown=markdown,
     )

@@ -130,6 +130,7 @@ def _extract_command(args: argparse.Namespace) -> int:
             threshold_coefficient=args.threshold_coefficient,
             content_type=args.content_type,
             diagnostics=args.diagnostics,
+            with_markdown=args.format == "markdown",
             **params,
         )
         if result.reason and result.reason.startswith(_BAD_INPUT_REASONS):
@@ -147,7 +148,7 @@ def _extract_command(args: argparse.Namespace) -> int:
         if headers:
             print(("\n" if printed else "") + f"==> {label} <==")
             printed = True
-        output = result.text if args.format == "text" else result.html
+        output = {"text": result.text, "html": result.html, "markdown": result.markdown}[args.format]
         if output:
             print(output)
     return status
@@ -224,6 +225,8 @@ def _evaluate_command(args: argparse.Namespace) -> int:
 
     names = _algorithm_list(args.algorithm)
     params = _algorithm_params(names, args.param)
+    if args.markdown:
+        return _markdown_evaluation(args, names, params)
     try:
         extractors = [Extractor.algorithm(n, args.threshold_coefficient, params[n], args.with_html) for n in names]
     except ValueError as exc:
@@ -263,6 +266,22 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     sys.stdout.write(markdown_report(run))
     if args.json:
         write_json(run, args.json)
+    return 0
+
+
+def _markdown_evaluation(args: argparse.Namespace, names: list[str], params: dict[str, dict[str, Any]]) -> int:
+    """``evaluate --markdown``: the Markdown output's headings, list items and table rows
+    against the gold ``main_content_markdown`` (:mod:`scrapy_cetd.evaluation.markdown`)."""
+    from .evaluation.markdown import markdown_report, score_markdown
+
+    if args.threshold_coefficient is not None:
+        params = {name: {**p, "threshold_coefficient": args.threshold_coefficient} for name, p in params.items()}
+    dataset, pages = _load_pages(args)
+    selection = {key: getattr(args, key) for key in ("split", "page_type", "limit") if getattr(args, key)}
+    scores = score_markdown(pages, [(name, params[name]) for name in names], jobs=args.jobs)
+    sys.stdout.write(markdown_report(scores, str(dataset.root), selection))
+    if args.json:
+        Path(args.json).write_text(json.dumps([s.to_dict() for s in scores], indent=2), encoding="utf-8")
     return 0
 
 
@@ -432,7 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("-a", "--algorithm", default=DEFAULT_ALGORITHM, help=f"default {DEFAULT_ALGORITHM}")
     ex.add_argument("-c", "--threshold-coefficient", type=float, metavar="X", help="default: the algorithm's")
     ex.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=param_help)
-    ex.add_argument("-f", "--format", choices=("text", "html", "json"), default="text", help="default text")
+    ex.add_argument("-f", "--format", choices=("text", "html", "markdown", "json"), default="text", help="default text")
     ex.add_argument("--url", help="the page's URL (kept in the result)")
     ex.add_argument("--content-type", help="HTTP Content-Type header, for the charset")
     ex.add_argument("--diagnostics", action="store_true", help="add the per-node table (shown with --format json)")
@@ -470,6 +489,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="time each algorithm with its cleaned HTML rendered too (default: the text only, which is what is "
         "scored and what the peers produce)",
+    )
+    ev.add_argument(
+        "--markdown",
+        action="store_true",
+        help="score the Markdown output's structure instead: headings, list items and table rows against the "
+        "gold main_content_markdown (precision and recall; WCXB)",
     )
     ev.add_argument("--json", metavar="OUT", help="write everything, per page included, to this JSON file")
     ev.set_defaults(handler=_evaluate_command)

@@ -17,7 +17,8 @@ class Selection:
     text runs (``runs``: run keys, see :mod:`scrapy_cetd.page`).  Line-based algorithms,
     which work on source lines rather than the DOM, give their text in ``lines`` and may
     leave the DOM selection empty.  ``dedupe_min_chars`` (opt-in, 0 = off) asks the
-    renderer to emit each text line of at least that many characters only once per page.
+    renderer to leave out a stretch of lines repeating an earlier one line for line when
+    it holds at least that many characters (``render._repeated_stretches``).
     ``explain``, if set, returns diagnostics too costly to build for every page; it is
     called only when diagnostics are requested.
     """
@@ -38,7 +39,8 @@ class Extraction:
 
     ``text`` is the main content, one block per line; ``html`` the cleaned page (content
     subtrees with their ancestors, original structure kept), empty when the algorithm
-    cannot map its result to the DOM; ``reason`` says why a result is empty.
+    cannot map its result to the DOM; ``reason`` says why a result is empty; ``markdown``
+    the same content as Markdown (with ``with_markdown=True``, else empty).
     """
 
     text: str
@@ -50,6 +52,7 @@ class Extraction:
     url: str | None = None
     reason: str | None = None
     diagnostics: dict[str, Any] | None = None
+    markdown: str = ""
 
     def __bool__(self) -> bool:
         return bool(self.text)

@@ -242,6 +242,7 @@ class ContentExtractionPipeline:
             "html": result.html,
             "title": result.title,
             "algorithm": result.algorithm,
+            "markdown": result.markdown,
         }
         if "fingerprint" in self.config.output_fields:  # SimHash of the text, for duplicate stories
             values["fingerprint"] = text_fingerprint(result.text)

@@ -1,22 +1,29 @@
-"""Rendering a :class:`~scrapy_cetd.extraction.Selection` as text and as cleaned HTML.
+"""Rendering a :class:`~scrapy_cetd.extraction.Selection` as text, cleaned HTML and Markdown.
 
-One renderer for every algorithm.  Text gets a line break at every block-level element
-boundary and a space at inline boundaries, so words never glue together across elements
-(no space before closing or after opening punctuation).
+One renderer for every algorithm, three outputs from one selection (``docs/outputs.md``).
+Text gets a line break at every block-level element boundary, `` | `` between the cells of
+a table row, and a space at inline boundaries, so words never glue together across
+elements (no space before closing or after opening punctuation).
 The cleaned HTML keeps the content and its ancestors, with their tags and attributes, so
 the page's original structure survives (seed 000, section 1: "preserve the original
-structure").  Text comes from the page's text runs and the block-level elements between
-them (:attr:`~scrapy_cetd.page.Page.block_starts`); the HTML from lxml's serialization of the
-selected subtrees, inside the start and end tags of their ancestors.  No recursion on the
-DOM.
+structure"), as a document that stands alone (charset, ``lang``, absolute URLs).  Text
+comes from the page's text runs and the block-level elements between them
+(:attr:`~scrapy_cetd.page.Page.block_starts`); the HTML from lxml's serialization of the
+selected subtrees, inside the start and end tags of their ancestors; the Markdown
+(:mod:`scrapy_cetd.markdown`) from the same runs.  Lines left out as repeats leave the
+selection before the HTML and Markdown are written, so all three hold the same words.
+No recursion on the DOM; linear time in size and depth.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import replace
 from html import escape
-from itertools import compress
+from itertools import accumulate, compress
 from operator import and_
+from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -73,41 +80,94 @@ def _start_tag(tag: str, attrib: dict[str, str]) -> str:
     return f"<{tag}{attrs}>"
 
 
-def render(page: Page, selection: Selection, *, with_html: bool = True) -> tuple[str, str]:
-    """Return ``(text, html)`` for the selected content of ``page`` (``html`` empty
-    without ``with_html``)."""
-    if selection.lines is not None and not selection.subtrees and not selection.runs:
-        return "\n".join(selection.lines), ""
-    if not len(page) or not (selection.subtrees or selection.runs):
-        return "", ""
-    content, roots = _content_flags(page, selection)
-    return _text(page, selection, content), _html(page, selection, content, roots) if with_html else ""
+def render(
+    page: Page, selection: Selection, *, with_html: bool = True, with_markdown: bool = False
+) -> tuple[str, str, str]:
+    """Return ``(text, html, markdown)`` for the selected content of ``page``; ``html`` is
+    empty without ``with_html``, ``markdown`` without ``with_markdown``.
 
-
-def _text(page: Page, selection: Selection, content: list[bool]) -> str:
-    """The selected runs in document order, a line break between two of them where a
-    block-level element starts or ends between them, else a space (none next to closing or
-    opening punctuation).  A ``<pre>`` selected whole is one block of its source text, line
-    breaks kept.
-
-    Between runs ``r`` and ``t`` a block-level element ends iff the nearest block-level
-    element holding ``r`` does not hold ``t``; one starts iff a block-level element's
-    index lies between their start cursors (the first element starting after each run).
+    All three come from one selection: when line de-duplication
+    (:attr:`Selection.dedupe_min_chars`) leaves out repeated lines, their runs leave the
+    selection (:func:`_without_runs`) before the HTML and Markdown are written, so the
+    three always hold the same words.
     """
+    if selection.lines is not None and not selection.subtrees and not selection.runs:
+        text = "\n".join(selection.lines)
+        return text, "", _plain_markdown(selection.lines) if with_markdown else ""
+    if not len(page) or not (selection.subtrees or selection.runs):
+        return "", "", ""
+    content, roots = _content_flags(page, selection)
+    chosen = _chosen_runs(page, selection, content)
+    units, unit_starts, pre_of = _text_units(page, content, chosen)
+    kept = _repeated_stretches(units, selection.dedupe_min_chars) if selection.dedupe_min_chars else None
+    if kept is not None:
+        dropped = _dropped_runs(chosen, unit_starts, kept) if with_html or with_markdown else set()
+        units = [unit for unit, keep in zip(units, kept) if keep]
+        if with_html or with_markdown:
+            selection = _without_runs(page, selection, content, dropped)
+            content, roots = _content_flags(page, selection)
+            chosen = [k for k in chosen if k not in dropped]
+    lines = units
+    if pre_of:
+        lines = list(filter(None, map(" ".join, map(str.split, "\n".join(units).split("\n")))))
+    text = "\n".join(lines)
+    html = _html(page, selection, content, roots) if with_html else ""
+    markdown = ""
+    if with_markdown:
+        from .markdown import markdown_of
+
+        markdown = markdown_of(page, content, chosen, pre_of, _base_url(page))
+    return text, html, markdown
+
+
+def _chosen_runs(page: Page, selection: Selection, content: list[bool]) -> list[int]:
+    """The indices of the selected runs with text, in document order (runs of only
+    non-ASCII whitespace, such as ``&nbsp;``, render as nothing)."""
     selected = list(map(content.__getitem__, page.run_owner))
     if selection.runs:
         runs = selection.runs
         selected = [chosen or key in runs for chosen, key in zip(selected, page.run_key)]
-    # Runs of only non-ASCII whitespace (``&nbsp;``) render as nothing.
-    chosen = compress(range(len(selected)), map(and_, selected, map(bool, page.run_chars)))
+    return list(compress(range(len(selected)), map(and_, selected, map(bool, page.run_chars))))
+
+
+#: Table cells: their boundaries separate cells of one text line (" | "), not lines.
+CELL_TAGS = frozenset({"td", "th"})
+#: Elements whose boundaries break a text line: the block-level ones but table cells.
+LINE_TAGS = BLOCK_TAGS - CELL_TAGS
+#: Between the cells of a table row in the text (as in a Markdown pipe table row).
+CELL_SEPARATOR = " | "
+
+
+def _text_units(page: Page, content: list[bool], chosen: list[int]) -> tuple[list[str], list[int], list[int]]:
+    """The text lines (a selected ``<pre>`` is one unit, line breaks kept), the position in
+    ``chosen`` of each one's first run, and :func:`_outermost_pre`.
+
+    Runs are joined in document order: a line break between two of them where a
+    line-breaking element (``LINE_TAGS``) starts or ends between them, else
+    ``CELL_SEPARATOR`` where a table cell starts or ends (once more per empty cell
+    between), else a space (none next to closing or opening punctuation).
+
+    Between runs ``r`` and ``t`` an element ends iff the nearest such element holding
+    ``r`` does not hold ``t``; one starts iff its index lies between their start cursors
+    (the first element starting after each run).  The nearest line-breaking element and
+    cell of each owner are found by walking up once per element (each path is stored
+    whole), so the time is linear at any depth.
+    """
     texts, owners, keys = page.run_collapsed, page.run_owner, page.run_key
     end, tags, parent = page.end, page.tags, page.parent
     block_starts = page.block_starts
+    has_cells = not CELL_TAGS.isdisjoint(tags)
+    if has_cells:
+        cell_starts = list(accumulate(map(CELL_TAGS.__contains__, tags), initial=0))
     pre_of = _outermost_pre(page)
-    nearest_block: dict[int, int] = {}
-    pieces = []
-    cursor = block = block_end = pre_done = -1
-    for k in chosen:
+    block_of: dict[int, int] = {}
+    cell_of: dict[int, int] = {}
+    units: list[str] = []
+    unit_starts: list[int] = []
+    line: list[str] = []
+    last = ""
+    cursor = block = block_end = pre_done = cell = -1
+    for position, k in enumerate(chosen):
         owner, key = owners[k], keys[k]
         text = texts[k]
         if pre_of and (pre := pre_of[owner]) >= 0 and content[pre]:
@@ -115,24 +175,164 @@ def _text(page: Page, selection: Selection, content: list[bool]) -> str:
                 continue  # a selected <pre> is emitted whole at its first run
             text, pre_done = "".join(page.elements[pre].itertext()), pre
         next_cursor = end[key >> 1] if key & 1 else (key >> 1) + 1
-        if cursor >= 0:
-            if not block <= owner < block_end or block_starts[next_cursor] != block_starts[cursor]:
-                pieces.append("\n")
-            elif text[:1] not in CLOSING_PUNCTUATION and pieces[-1][-1:] not in OPENING_PUNCTUATION:
-                pieces.append(" ")
-        pieces.append(text)
+        owner_block = block_of.get(owner)
+        if owner_block is None:
+            tag = tags[owner]
+            if tag in LINE_TAGS:  # the common cases: a paragraph's own text,
+                owner_block = block_of[owner] = owner
+                cell_of[owner] = -1
+            elif (up := parent[owner]) in block_of:  # an inline element's in a known block
+                owner_block = block_of[owner] = block_of[up]
+                cell_of[owner] = owner if tag in CELL_TAGS else cell_of[up]
+            else:
+                owner_block = _nearest(owner, tags, parent, block_of, cell_of, has_cells)
+        if (
+            cursor < 0
+            or not block <= owner < block_end
+            or (
+                block_starts[next_cursor] - block_starts[cursor]
+                != (cell_starts[next_cursor] - cell_starts[cursor] if has_cells else 0)
+            )
+        ):
+            if line:
+                units.append("".join(line))
+            line = [text]
+            unit_starts.append(position)
+        else:
+            if has_cells and (cell_of[owner] != cell or cell_starts[next_cursor] != cell_starts[cursor]):
+                line.append(CELL_SEPARATOR + "| " * max(0, cell_starts[next_cursor] - cell_starts[cursor] - 1))
+            elif text[:1] not in CLOSING_PUNCTUATION and last not in OPENING_PUNCTUATION:
+                line.append(" ")
+            line.append(text)
+        last = text[-1:]
         cursor = next_cursor
-        block = nearest_block.get(owner, -1)
-        if block < 0:
-            block = owner
-            while tags[block] not in BLOCK_TAGS:
-                block = parent[block]
-            nearest_block[owner] = block
+        block = owner_block
         block_end = end[block]
-    lines = "".join(pieces).split("\n")
-    if pre_of:
-        lines = list(filter(None, map(" ".join, map(str.split, lines))))
-    return "\n".join(_drop_repeated_lines(lines, selection.dedupe_min_chars))
+        if has_cells:
+            cell = cell_of[owner]
+    if line:
+        units.append("".join(line))
+    return units, unit_starts, pre_of
+
+
+def _nearest(
+    owner: int, tags: list[str], parent: list[int], block_of: dict[int, int], cell_of: dict[int, int], cells: bool
+) -> int:
+    """Store, for ``owner`` and the elements on its way up, the nearest line-breaking
+    element (``LINE_TAGS``) holding it and the nearest cell below that (-1: none)."""
+    path = []
+    node = owner
+    while node not in block_of and tags[node] not in LINE_TAGS and parent[node] >= 0:
+        path.append(node)
+        node = parent[node]
+    if node in block_of:
+        block, cell = block_of[node], cell_of.get(node, -1)
+    else:
+        block, cell = node, -1
+        block_of[node] = node
+        cell_of[node] = -1
+    for node in reversed(path):
+        if cells and tags[node] in CELL_TAGS:
+            cell = node
+        block_of[node] = block
+        cell_of[node] = cell
+    return block_of[owner]
+
+
+def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
+    """Which lines to keep (``None``: all): a stretch of consecutive lines that repeats an
+    earlier stretch line for line, with ``min_chars`` or more characters in all, is left
+    out, and so are the lines after it while they go on repeating the same copy.
+
+    A short repeated line (a name in a results table, a price, a caption's words again in
+    the story) is kept: only copies of a passage go, such as an article rendered twice
+    (mobile and desktop markup).  Measured on the first half of the WCXB dev pages (issue
+    14, item 5: line by line, 10-character lines of the story were lost).  Linear: each
+    line is compared with at most ``_CANDIDATES`` earlier occurrences, each comparison
+    stopping at ``min_chars``.
+    """
+    if len(set(units)) == len(units):
+        return None
+    repeated = {unit for unit, count in Counter(units).items() if count > 1}
+    earlier: dict[str, list[int]] = {}
+    kept = [True] * len(units)
+    n = len(units)
+    follow = -1  # the next line of the earlier copy, while a stretch is being left out
+    for i, unit in enumerate(units):
+        if unit not in repeated:
+            follow = -1
+            continue
+        if 0 <= follow < i and units[follow] == unit:
+            kept[i] = False
+            follow += 1
+            continue
+        follow = -1
+        for j in earlier.get(unit, ())[-_CANDIDATES:]:
+            length = chars = 0
+            while (chars < min_chars or length < STRETCH_MIN_LINES) and (
+                i + length < n and j + length < i and units[j + length] == units[i + length]
+            ):
+                chars += len(units[i + length])
+                length += 1
+            if chars >= min_chars and length >= STRETCH_MIN_LINES:
+                kept[i] = False
+                follow = j + 1
+                break
+        else:
+            earlier.setdefault(unit, []).append(i)
+    return None if all(kept) else kept
+
+
+#: The fewest lines a repeated stretch has: a single line is never left out.
+STRETCH_MIN_LINES = 2
+#: :func:`_repeated_stretches` compares a line with its last this many earlier occurrences.
+_CANDIDATES = 8
+
+
+def _dropped_runs(chosen: list[int], unit_starts: list[int], kept: list[bool]) -> set[int]:
+    """The runs (indices) of the lines not kept."""
+    bounds = unit_starts + [len(chosen)]
+    dropped: set[int] = set()
+    for unit, keep in enumerate(kept):
+        if not keep:
+            dropped.update(chosen[bounds[unit] : bounds[unit + 1]])
+    return dropped
+
+
+def _without_runs(page: Page, selection: Selection, content: list[bool], dropped: set[int]) -> Selection:
+    """``selection`` less the runs ``dropped`` (run indices): a selected subtree holding one
+    is split into its largest subtrees free of them plus the text runs on the way."""
+    parent, owners, keys = page.parent, page.run_owner, page.run_key
+    dropped_keys = {keys[k] for k in dropped}
+    tainted: set[int] = set()
+    for k in dropped:
+        node = owners[k]
+        while node >= 0 and node not in tainted:
+            tainted.add(node)
+            node = parent[node]
+    has_text = set(page.run_key)
+    runs = {key for key in selection.runs if key not in dropped_keys}
+    subtrees = set()
+    stack = []
+    for root in selection.subtrees:
+        if root in tainted:
+            stack.append(root)
+        else:
+            subtrees.add(root)
+    children_of = page.children_of
+    while stack:
+        node = stack.pop()
+        if 2 * node in has_text and 2 * node not in dropped_keys:
+            runs.add(2 * node)
+        for child in children_of(node):
+            if child in tainted:
+                stack.append(child)
+            else:
+                subtrees.add(child)
+            tail = 2 * child + 1
+            if tail in has_text and tail not in dropped_keys:
+                runs.add(tail)
+    return replace(selection, subtrees=subtrees, runs=runs, dedupe_min_chars=0)
 
 
 def _outermost_pre(page: Page) -> list[int]:
@@ -148,14 +348,65 @@ def _outermost_pre(page: Page) -> list[int]:
     return pre_of
 
 
+def _base_url(page: Page) -> str | None:
+    """The URL relative links resolve against: the page's ``<base href>`` joined to its
+    URL, else its URL (``None`` when unknown)."""
+    if not page.url:
+        return None
+    base = page.root.find("head/base[@href]")
+    return urljoin(page.url, base.get("href").strip()) if base is not None else page.url
+
+
+#: Attributes holding one URL, made absolute in the cleaned HTML, and the elements having them.
+URL_ATTRIBUTES = ("href", "src")
+_URL_TAGS = ("a", "area", "link", "img", "iframe", "embed", "source", "audio", "video", "track", "input", "frame")
+
+
+def absolute_url(base: str | None, value: str) -> str:
+    """``value`` resolved against ``base`` (as it is when there is no base, it is a
+    fragment-only, ``data:``, ``javascript:`` or ``mailto:`` URL, or it cannot be parsed)."""
+    value = value.strip()
+    if not base or not value or value.startswith(("#", "data:", "javascript:", "mailto:")):
+        return value
+    try:
+        return urljoin(base, value)
+    except ValueError:
+        return value
+
+
+def _serialize_absolute(element: etree._Element, base: str | None) -> str:
+    """lxml's HTML serialization of ``element`` (without its tail), its ``href`` and
+    ``src`` made absolute for the time of the call (the page's tree is left as it was)."""
+    changed = []
+    if base:
+        for el in element.iter(*_URL_TAGS):
+            for name in URL_ATTRIBUTES:
+                value = el.get(name)
+                if value is not None:
+                    absolute = absolute_url(base, value)
+                    if absolute != value:
+                        changed.append((el, name, value))
+                        el.set(name, absolute)
+    try:
+        return etree.tostring(element, method="html", encoding="unicode", with_tail=False)
+    finally:
+        for el, name, value in changed:
+            el.set(name, value)
+
+
 def _html(page: Page, selection: Selection, content: list[bool], roots: list[int]) -> str:
-    """The cleaned HTML: ``roots`` serialized whole by lxml, inside the start and end tags
-    of :func:`_ancestors`, with the selected text runs between, escaped."""
+    """The cleaned HTML, a document that stands alone: ``roots`` serialized whole by lxml,
+    inside the start and end tags of :func:`_ancestors`, with the selected text runs
+    between, escaped; ``<html lang>`` kept, the charset declared (``utf-8``, the encoding
+    of every output), and with the page's URL known, ``href`` and ``src`` absolute."""
     runs = selection.runs
     elements, tags, end, parent = page.elements, page.tags, page.end, page.parent
-    pieces = ["<html>"]
+    base = _base_url(page)
+    lang = page.root.get("lang") if page.root.tag == "html" else None
+    pieces = [_start_tag("html", {"lang": lang} if lang else {}), '<head><meta charset="utf-8">']
     if page.title:
-        pieces.append(f"<head><title>{escape(page.title, quote=False)}</title></head>")
+        pieces.append(f"<title>{escape(page.title, quote=False)}</title>")
+    pieces.append("</head>")
 
     def tail_of(i: int) -> None:
         tail = elements[i].tail
@@ -182,33 +433,29 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
         close_until(i)
         el = elements[i]
         if i in is_root:
-            pieces.append(etree.tostring(el, method="html", encoding="unicode", with_tail=False))
+            pieces.append(_serialize_absolute(el, base))
             covered_until = end[i]
             tail_of(i)
         elif i in is_ancestor:
-            pieces.append(_start_tag("body" if i == 0 else tags[i], el.attrib))
+            attrib = el.attrib
+            if base and any(name in attrib for name in URL_ATTRIBUTES):
+                attrib = {n: absolute_url(base, v) if n in URL_ATTRIBUTES else v for n, v in attrib.items()}
+            pieces.append(_start_tag("body" if i == 0 else tags[i], attrib))
             text = el.text
             if text and (content[i] or 2 * i in runs):
                 pieces.append(escape(text, quote=False))
             open_elements.append(i)
-        else:
-            tail_of(i)  # the tail of an element left out
+        else:  # an element left out, its tail selected: kept, emptied (a space, for <pre>), apart
+            tag = tags[i]
+            pieces.append(f"<{tag}>" if tag in VOID_TAGS else f"<{tag}> </{tag}>")
+            tail_of(i)
     close_until(len(page))
     pieces.append("</html>")
     return "".join(pieces)
 
 
-def _drop_repeated_lines(lines: list[str], min_chars: int) -> list[str]:
-    """With ``min_chars > 0``, a line of ``min_chars`` or more characters that already
-    appeared is left out (short lines may repeat legitimately)."""
-    if not min_chars or len(set(lines)) == len(lines):
-        return lines
-    seen: set[str] = set()
-    kept = []
-    for line in lines:
-        if len(line) >= min_chars:
-            if line in seen:
-                continue
-            seen.add(line)
-        kept.append(line)
-    return kept
+def _plain_markdown(lines: list[str]) -> str:
+    """Markdown of a line-based selection: one paragraph per line, escaped."""
+    from .markdown import escape_line
+
+    return "\n\n".join(map(escape_line, lines))

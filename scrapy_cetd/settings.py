@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 #: What the pipeline can write into an item.
-OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm", "fingerprint")
+OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm", "markdown", "fingerprint")
 DEFAULT_OUTPUT_FIELDS = {"text": "text", "html": "html", "title": "title"}
 DEFAULT_MAX_SIZE = 16 * 1024 * 1024
 #: Extraction runs in this many worker processes by default, off the reactor thread: two
@@ -98,6 +98,8 @@ class ExtractionOptions:
     diagnostics: bool
     #: Render the cleaned HTML (only when an item field receives it).
     html: bool = True
+    #: Render Markdown (only when an item field receives it).
+    markdown: bool = False
 
     def keywords(self) -> dict[str, Any]:
         """Keyword arguments for :func:`scrapy_cetd.extract_tree`."""
@@ -106,6 +108,7 @@ class ExtractionOptions:
             "threshold_coefficient": self.threshold_coefficient,
             "diagnostics": self.diagnostics,
             "with_html": self.html,
+            "with_markdown": self.markdown,
             **dict(self.params),
         }
 
@@ -231,6 +234,7 @@ class CetdConfig:
                 min_text_length,
                 diagnostics="diagnostics" in output_fields,
                 html="html" in output_fields,
+                markdown="markdown" in output_fields,
             ),
             output_fields=output_fields,
             on_short_text=_choice("CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")),
@@ -286,4 +290,6 @@ class CetdConfig:
             algorithm, coefficient, params, "meta['cetd_threshold_coefficient']", "meta['cetd_params']"
         )
         min_length = _count("meta['cetd_min_text_length']", meta.get("cetd_min_text_length", base.min_text_length))
-        return ExtractionOptions(algorithm, coefficient, resolved, min_length, base.diagnostics, base.html)
+        return ExtractionOptions(
+            algorithm, coefficient, resolved, min_length, base.diagnostics, base.html, markdown=base.markdown
+        )

@@ -32,7 +32,7 @@ def test_extract_returns_text_html_and_title() -> None:
     result = extract(ARTICLE, url="https://example.com/a")
     assert isinstance(result, Extraction)
     assert "The first paragraph of the story" in result.text
-    assert result.html.startswith("<html><head><title>News</title></head><body>")
+    assert result.html.startswith('<html><head><meta charset="utf-8"><title>News</title></head><body>')
     assert result.title == "News"
     assert result.url == "https://example.com/a"
     assert result.algorithm == DEFAULT_ALGORITHM == "cetd-plus"

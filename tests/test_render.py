@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from collections import Counter
+
 import pytest
 from lxml import etree
 
+from scrapy_cetd.api import extract
 from scrapy_cetd.extraction import Selection
-from scrapy_cetd.page import BLOCK_TAGS, Page
+from scrapy_cetd.page import Page
 from scrapy_cetd.parsing import parse_html
 from scrapy_cetd.registry import get_algorithm
-from scrapy_cetd.render import CLOSING_PUNCTUATION, OPENING_PUNCTUATION, render
+from scrapy_cetd.render import CELL_TAGS, CLOSING_PUNCTUATION, LINE_TAGS, OPENING_PUNCTUATION, render
 from tests.wcxb import fixture_pages
 
 
@@ -24,7 +30,8 @@ def text_of(html: str) -> str:
 
 def event_walk_text(page: Page, selection: Selection) -> str:
     """The reference: every element boundary of the body walked in document order, a line
-    break at block-level ones and a space at the others (nothing inside a selected
+    break at block-level ones but table cells, a cell separator at cells (one more per
+    empty cell between two texts), and a space at the others (nothing inside a selected
     ``<pre>``, whose text is kept as it is), the selected text between."""
     index, parent, tags = page.index, page.parent, page.tags
     content = [False] * len(page)
@@ -38,23 +45,32 @@ def event_walk_text(page: Page, selection: Selection) -> str:
         return text if in_pre[owner] else " ".join(text.split())
 
     pieces: list[str] = []
-    boundary = ""  # the strongest boundary since the last text: "\n", " " or none
+    boundary = ""  # the strongest boundary since the last text: "\n", "cell", " " or none
+    cells = 0  # table cells started since the last text
 
     def add(text: str) -> None:
-        nonlocal boundary
+        nonlocal boundary, cells
         if not text:
             return
-        if boundary == "\n" or (
-            boundary == " " and text[0] not in CLOSING_PUNCTUATION and pieces[-1][-1] not in OPENING_PUNCTUATION
-        ):
+        if boundary == "\n":
+            pieces.append(boundary)
+        elif boundary == "cell":
+            pieces.append(" | " + "| " * max(0, cells - 1))
+        elif boundary == " " and text[0] not in CLOSING_PUNCTUATION and pieces[-1][-1] not in OPENING_PUNCTUATION:
             pieces.append(boundary)
         pieces.append(text)
-        boundary = ""
+        boundary, cells = "", 0
 
     for event, el in etree.iterwalk(page.body, events=("start", "end")):
         i = index[el]
         if not (i and in_pre[parent[i]]) and pieces:
-            boundary = "\n" if tags[i] in BLOCK_TAGS or boundary == "\n" else " "
+            if tags[i] in LINE_TAGS or boundary == "\n":
+                boundary = "\n"
+            elif tags[i] in CELL_TAGS or boundary == "cell":
+                boundary = "cell"
+                cells += event == "start" and tags[i] in CELL_TAGS
+            else:
+                boundary = " "
         if event == "start" and (content[i] or 2 * i in selection.runs):
             add(shown(el.text, i))
         if event == "end" and i and (content[parent[i]] or 2 * i + 1 in selection.runs):
@@ -94,9 +110,13 @@ def test_a_left_out_element_still_separates_its_neighbours() -> None:
     div = page.index[page.body.find("div")]
     b = page.index[page.body.find(".//b")]
     runs = {2 * div, 2 * page.index[page.body.find(".//ul")] + 1, 2 * b + 1}
-    text, html = render(page, Selection(threshold=None, runs=runs))
+    text, html, _ = render(page, Selection(threshold=None, runs=runs))
     assert text == "before\nafter tail"
-    assert html == '<html><body><div id="d">beforeaftertail</div></body></html>'
+    # the elements left out stay, empty, so the texts around them do not run together
+    assert html == (
+        '<html><head><meta charset="utf-8"></head>'
+        '<body><div id="d">before<ul> </ul>after<b> </b>tail</div></body></html>'
+    )
 
 
 def test_non_breaking_space_runs_render_as_nothing() -> None:
@@ -106,9 +126,12 @@ def test_non_breaking_space_runs_render_as_nothing() -> None:
 def test_only_the_selected_subtrees_and_their_ancestors_are_in_the_html() -> None:
     page = page_of('<body class="b"><div id="x">skip</div><main><p id="p">keep <b>this</b></p></main></body>')
     p = page.index[page.body.find(".//p")]
-    text, html = render(page, Selection(threshold=None, subtrees={p}))
+    text, html, _ = render(page, Selection(threshold=None, subtrees={p}))
     assert text == "keep this"
-    assert html == '<html><body class="b"><main><p id="p">keep <b>this</b></p></main></body></html>'
+    assert html == (
+        '<html><head><meta charset="utf-8"></head>'
+        '<body class="b"><main><p id="p">keep <b>this</b></p></main></body></html>'
+    )
 
 
 @pytest.mark.parametrize("algorithm", ["cetd-plus", "cectd-ds", "cepr-tpr", "wlr", "cetr-tm"])
@@ -120,3 +143,214 @@ def test_text_matches_a_walk_over_every_element_boundary(algorithm: str) -> None
             continue
         selection.dedupe_min_chars = 0  # the reference does not de-duplicate
         assert render(page, selection)[0] == event_walk_text(page, selection), fixture.page_id
+
+
+# --- table rows ------------------------------------------------------------------------------
+
+
+def test_a_table_row_is_one_line_its_cells_separated() -> None:
+    html = (
+        "<body><p>Results</p><table><tr><th>Pos</th><th>Driver</th><th>Pts</th></tr>"
+        "<tr><td>1</td><td>Kyle <b>Busch</b></td><td>40</td></tr>"
+        "<tr><td>2</td><td></td><td>35</td></tr></table><p>After</p></body>"
+    )
+    assert text_of(html) == "Results\nPos | Driver | Pts\n1 | Kyle Busch | 40\n2 | | 35\nAfter"
+
+
+def test_block_content_inside_a_cell_still_breaks_lines() -> None:
+    html = "<body><table><tr><td><p>first para</p><p>second para</p></td><td>next cell</td></tr></table></body>"
+    assert text_of(html) == "first para\nsecond para\nnext cell"
+
+
+# --- de-duplication ------------------------------------------------------------------------------
+
+STORY = "".join(
+    f"<p>Paragraph {word} of the story, with enough words in it to be a line of its own.</p>"
+    for word in ("one", "two", "three")
+)
+PASSAGE = (
+    "<div class='share'><p>Share this story with your friends, family and colleagues</p>"
+    "<p>Sign up for the newsletter to get the latest stories first</p></div>"
+)
+
+
+def render_all(page: Page, selection: Selection) -> tuple[str, str, str]:
+    return render(page, selection, with_html=True, with_markdown=True)
+
+
+def test_no_repeated_line_inside_the_story_is_lost() -> None:
+    """Issue 14, item 5: a caption's words again in a results table, repeated prices and
+    names: single repeated lines are all kept, in the text, the HTML and the Markdown."""
+    html = (
+        "<body><article><figure><img src='k.jpg'><p>Kyle Busch</p></figure>"
+        f"{STORY}<p>Price: $30.00 per night</p><p>Kyle Busch</p><p>Price: $30.00 per night</p>"
+        "<table><tr><td>1</td><td>Kyle Busch</td></tr><tr><td>2</td><td>Denny Hamlin</td></tr></table>"
+        "<p>Kyle Busch</p></article></body>"
+    )
+    page = page_of(html)
+    text, cleaned, markdown = render_all(page, Selection(threshold=None, subtrees={0}, dedupe_min_chars=10))
+    assert text.count("Kyle Busch") == 4 and text.count("Price: $30.00 per night") == 2
+    assert cleaned.count("Kyle Busch") == 4 and markdown.count("Kyle Busch") == 4
+    assert extract(html, algorithm="cetd-plus").text.count("Kyle Busch") == 4
+
+
+def test_a_repeated_passage_leaves_text_html_and_markdown_alike() -> None:
+    page = page_of(f"<body><main>{PASSAGE}{STORY}{PASSAGE}<p>The end of it all.</p></main></body>")
+    text, cleaned, markdown = render_all(page, Selection(threshold=None, subtrees={0}, dedupe_min_chars=100))
+    assert text.count("Share this story") == 1 and text.count("Sign up") == 1
+    assert cleaned.count("Share this story") == 1 and markdown.count("Share this story") == 1
+    assert text.endswith("The end of it all.") and "The end of it all." in cleaned
+    assert words(html_text(cleaned)) == words(text) == markdown_words(markdown)
+    kept = render(page, Selection(threshold=None, subtrees={0}))[0]  # off without the option
+    assert kept.count("Share this story") == 2
+
+
+def test_repeated_stretches_are_found_in_linear_time() -> None:
+    lines = [f"line {i % 7} " * 5 for i in range(20000)]
+    page = page_of("<body>" + "".join(f"<p>{line}</p>" for line in lines) + "</body>")
+    text = render(page, Selection(threshold=None, subtrees={0}, dedupe_min_chars=50))[0]
+    assert text.split("\n") == [" ".join(line.split()) for line in lines[:7]]
+
+
+# --- one selection, three outputs --------------------------------------------------------------
+
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> Counter[str]:
+    return Counter(_WORD.findall(text.lower()))
+
+
+def markdown_words(markdown: str) -> Counter[str]:
+    """The words of Markdown less its syntax: images, link targets, escapes, line markers."""
+    markdown = re.sub(r"(?m)^[ >]*(?:\d+[.)]|[-*+]|#{1,6}|\||```+)(?= |$)", " ", markdown)
+    markdown = re.sub(r"!\[(?:\\.|[^\]\\])*\]\([^)\s]*\)", " ", markdown)
+    markdown = re.sub(r"\]\([^)\s]*\)", "]", markdown)
+    return words(re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown))  # escapes are before punctuation
+
+
+def html_text(cleaned: str) -> str:
+    """The cleaned HTML's text, read back by the same renderer (the whole body)."""
+    return render(page_of(cleaned), Selection(threshold=None, subtrees={0}))[0]
+
+
+@pytest.mark.parametrize("algorithm", ["cetd-plus", "cectd-ds", "cetd-ds", "cepr-tpr", "wlr"])
+def test_text_html_and_markdown_have_the_same_words(algorithm: str) -> None:
+    """On every fixture page: the cleaned HTML and the Markdown hold the text's words."""
+    spec = get_algorithm(algorithm)
+    for fixture in fixture_pages():
+        page = Page.from_tree(parse_html(fixture.html), fixture.url)
+        text, cleaned, markdown = render_all(page, spec.select(page, spec.default_coefficient))
+        expected = words(text)
+        assert markdown_words(markdown) == expected, fixture.page_id
+        if cleaned:
+            assert words(html_text(cleaned)) == expected, fixture.page_id
+
+
+# --- Markdown -------------------------------------------------------------------------------------
+
+ARTICLE = """<html lang="en-GB"><head><title>T</title><base href="/news/"></head><body><article>
+<h1>Big <em>news</em> today</h1>
+<p>Hello <a href="w.html">world</a>, this is <b>bold</b>! (<i>see</i>) snake_case *stars*</p>
+<ul><li>one</li><li>two<ul><li>inner <code>x_y</code></li></ul></li></ul>
+<ol start="3"><li>three</li><li>four</li></ol>
+<blockquote><p>Quoted one.</p><p>Quoted two.</p></blockquote>
+<pre>def f(x):
+    return x</pre>
+<table><tr><th>Driver</th><th>Pts</th></tr><tr><td>Kyle Busch</td><td>10</td></tr>
+<tr><td>A | B</td><td></td></tr></table>
+<p><img src="/img/a.png" alt="A picture"> 1. Not a list</p>
+</article></body></html>"""
+
+
+def test_markdown_structure() -> None:
+    result = extract(ARTICLE, algorithm="cectd-ds", url="https://example.com/a/b", with_markdown=True)
+    assert result.markdown == "\n".join(
+        [
+            "# Big *news* today",
+            "",
+            "Hello [world](https://example.com/news/w.html), this is **bold**! (*see*) snake\\_case \\*stars\\*",
+            "",
+            "- one",
+            "- two",
+            "  - inner `x_y`",
+            "",
+            "3. three",
+            "4. four",
+            "",
+            "> Quoted one.",
+            ">",
+            "> Quoted two.",
+            "",
+            "```",
+            "def f(x):",
+            "    return x",
+            "```",
+            "",
+            "| Driver | Pts |",
+            "| --- | --- |",
+            "| Kyle Busch | 10 |",
+            "| A \\| B |  |",
+            "",
+            "![A picture](https://example.com/img/a.png) 1. Not a list",
+        ]
+    )
+    assert markdown_words(result.markdown) == words(result.text)
+    assert extract(ARTICLE, algorithm="cectd-ds").markdown == ""  # only when asked for
+
+
+def test_markdown_of_a_layout_table_is_paragraphs() -> None:
+    html = "<body><table><tr><td><h2>Title</h2><p>Body text here.</p></td></tr></table></body>"
+    markdown = render(page_of(html), Selection(threshold=None, subtrees={0}), with_markdown=True)[2]
+    assert markdown == "## Title\n\nBody text here."
+
+
+def test_markdown_link_around_blocks_and_line_starts_escaped() -> None:
+    html = "<body><a href='https://x.org/c'><h3>Card title</h3><p>Card summary.</p></a><p># not a heading</p></body>"
+    markdown = render(page_of(html), Selection(threshold=None, subtrees={0}), with_markdown=True)[2]
+    assert markdown == "### [Card title](https://x.org/c)\n\n[Card summary.](https://x.org/c)\n\n\\# not a heading"
+
+
+def test_markdown_of_line_based_algorithms_is_paragraphs() -> None:
+    selection = Selection(threshold=None, lines=["* a line", "1. another"])
+    assert render(page_of("<body><p>x</p></body>"), selection, with_markdown=True) == (
+        "* a line\n1. another",
+        "",
+        "\\* a line\n\n1\\. another",
+    )
+
+
+# --- cleaned HTML that stands alone -----------------------------------------------------------
+
+
+def test_cleaned_html_declares_charset_keeps_lang_and_has_absolute_urls() -> None:
+    page = Page.from_tree(parse_html(ARTICLE), "https://example.com/a/b")
+    link = page.body.find(".//a")
+    cleaned = render(page, Selection(threshold=None, subtrees={0}))[1]
+    assert cleaned.startswith('<html lang="en-GB"><head><meta charset="utf-8"><title>T</title></head>')
+    assert 'href="https://example.com/news/w.html"' in cleaned
+    assert 'src="https://example.com/img/a.png"' in cleaned
+    assert link.get("href") == "w.html"  # the page's tree is left as it was
+    without_url = render(page_of(ARTICLE), Selection(threshold=None, subtrees={0}))[1]
+    assert 'href="w.html"' in without_url
+
+
+# --- linear time ---------------------------------------------------------------------------------
+
+
+def test_a_page_50000_deep_renders_in_linear_time() -> None:
+    """Issue 16, item 2: the nearest block of every run was found by walking up from it
+    (3.1 s at 8,000 deep); each element is now visited once.  Run in a subprocess with a
+    time limit: quadratic work would take minutes."""
+    code = (
+        "from scrapy_cetd.page import Page\n"
+        "from scrapy_cetd.parsing import parse_html\n"
+        "from scrapy_cetd.extraction import Selection\n"
+        "from scrapy_cetd.render import render\n"
+        "page = Page.from_tree(parse_html('<html><body>' + '<span>x' * 50000), 'https://e.org/')\n"
+        "for selection in (Selection(None, subtrees={0}), Selection(None, runs=set(page.run_key))):\n"
+        "    text, html, markdown = render(page, selection, with_markdown=True)\n"
+        "    assert text == ' '.join(['x'] * 50000) and markdown == text, (text[:50], markdown[:50])\n"
+        "    assert html.count('x') == 50000\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

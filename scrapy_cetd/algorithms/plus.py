@@ -36,8 +36,9 @@ class or id names and no per-site knowledge:
 7. Inside a kept block of low link density, link-dense block-level descendants (link
    lists, share bars, tag clouds) are pruned (article precision up on both halves,
    overall F1 within noise on the held-out half).
-8. Each text line of ``dedupe_min_chars`` or more characters is emitted once per page
-   (the renderer's opt-in :attr:`Selection.dedupe_min_chars`).
+8. A stretch of two or more lines repeating an earlier one line for line, of
+   ``dedupe_min_chars`` or more characters, is left out; a single line never is (the
+   renderer's opt-in :attr:`Selection.dedupe_min_chars`; issue 14, item 5).
 
 Every decision is recorded in the selection's diagnostics: removed and pruned subtrees,
 the main region, the top block, and for each block of the walk why it was kept or dropped.
@@ -412,7 +413,7 @@ def plus_selection(
     block_ratio: float = 0.08,
     peer_min: int = 3,
     link_prune: float = 0.8,
-    dedupe_min_chars: int = 10,
+    dedupe_min_chars: int = 100,
 ) -> Selection:
     """CECTD-DS's threshold and ``ExtractContent`` walk (seed 000, 4.2 and Algorithm 2) on
     the statistics without removed subtrees, then rules 3-8 of the module docstring.
@@ -469,7 +470,7 @@ def _cetd_plus(
     block_ratio: float = 0.08,
     peer_min: int = 3,
     link_prune: float = 0.8,
-    dedupe_min_chars: int = 10,
+    dedupe_min_chars: int = 100,
 ) -> Selection:
     return plus_selection(
         page,
@@ -498,7 +499,8 @@ register(
                 0.8, 0.0, 2.0, doc="prune block-level parts of a kept block with link density >= this (> 1: off)"
             ),
             "dedupe_min_chars": Param(
-                10, 0, 1_000_000, integer=True, doc="emit each line of at least this many characters once (0: off)"
+                100, 0, 1_000_000, integer=True,
+                doc="leave out repeated stretches of 2+ lines with at least this many characters (0: off)",
             ),
         },
         max_coefficient=1.0,

@@ -1,0 +1,372 @@
+"""Markdown of a selection, written by :func:`scrapy_cetd.render.render` beside the text.
+
+The same selected text runs as the text output, in the same order, with the same spaces
+between them (a line break in the text is a new Markdown block or, in a table cell, a
+space): the words are the text's words.  Structure comes from the elements around the
+runs: headings, paragraphs, lists (nested), block quotes, ``<pre>`` as fenced code,
+inline code, emphasis, links and images (URLs made absolute when the page's URL is
+known), and data tables as pipe tables (a table holding block structure, or of one
+column, is a layout table: its cells become paragraphs).  One iterative walk over the
+elements that hold selected text, skipping other subtrees: linear in size and depth.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from operator import or_
+
+from .page import BLOCK_TAGS, Page
+
+__all__ = ["escape_line", "escape_text", "markdown_of"]
+
+CLOSING_PUNCTUATION = frozenset(",.;:!?)]}%…”’")
+OPENING_PUNCTUATION = frozenset("([{“‘")
+
+HEADINGS = {f"h{level}": level for level in range(1, 7)}
+LISTS = frozenset({"ul", "ol", "menu", "dir"})
+#: Inline elements written as Markdown emphasis or code: (opening, closing) marker.
+INLINE_MARKERS = {
+    "em": ("*", "*"), "i": ("*", "*"), "cite": ("*", "*"), "dfn": ("*", "*"),
+    "strong": ("**", "**"), "b": ("**", "**"),
+    "code": ("`", "`"), "kbd": ("`", "`"), "samp": ("`", "`"), "tt": ("`", "`"),
+}  # fmt: skip
+#: Inside a table, any of these makes it a layout table (no pipe table).
+LAYOUT_SIGNS = ("table", "ul", "ol", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "dl")
+
+_ESCAPED = re.compile(r"([\\`*_\[\]<])")
+_LINE_START = re.compile(r"^(?:(\d+)([.)])(?=\s|$)|([#>+=-]))")
+
+
+def escape_text(text: str) -> str:
+    """Backslash-escape the characters that would start Markdown syntax inside a line."""
+    return _ESCAPED.sub(r"\\\1", text)
+
+
+def escape_line(text: str) -> str:
+    """:func:`escape_text`, and a line start that would read as a heading, a quote or a
+    list item escaped too."""
+    return _escape_start(escape_text(text))
+
+
+def _escape_start(line: str) -> str:
+    match = _LINE_START.match(line)
+    if not match:
+        return line
+    if match.group(1):
+        return f"{match.group(1)}\\{line[len(match.group(1)) :]}"
+    return "\\" + line
+
+
+def _url(value: str) -> str:
+    """A URL as a Markdown link destination (spaces and parentheses percent-encoded)."""
+    return value.strip().replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+
+
+@dataclass
+class _Inline:
+    """An open inline element: its markers, and whether text was written inside it on the
+    current line (else its opening marker is still pending)."""
+
+    element: int
+    opening: str
+    closing: str
+    written: bool = False
+
+
+@dataclass
+class _Table:
+    rows: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
+class _Item:
+    marker: str
+    first: bool = True
+
+
+class _Writer:
+    """The Markdown blocks, built from start, end and text events in document order."""
+
+    def __init__(self) -> None:
+        self.blocks: list[tuple[str, str, int]] = []  # (line, group, quote depth)
+        self.line: list[str] = []
+        self.last = ""  # the last character written on the line
+        self.inline: list[_Inline] = []
+        self.items: list[_Item] = []
+        self.lists: list[list[int]] = []  # per open list: [ordered, next number, element]
+        self.quotes = 0
+        self.heading = 0
+        self.table: _Table | None = None
+        self.cell: list[str] | None = None
+        self.code = 0
+
+    # -- text ----------------------------------------------------------------------------
+
+    def text(self, text: str, separate: bool = True) -> None:
+        if self.line and separate and text[:1] not in CLOSING_PUNCTUATION and self.last not in OPENING_PUNCTUATION:
+            self.line.append(" ")
+        for inline in self.inline:
+            if not inline.written:
+                self.line.append(inline.opening)
+                inline.written = True
+        self.line.append(text if self.code else escape_text(text))
+        self.last = text[-1:]
+
+    def raw(self, markup: str) -> None:
+        """Markup with no words (an image): after a space when the line has text."""
+        if self.line and self.last not in OPENING_PUNCTUATION:
+            self.line.append(" ")
+        self.line.append(markup)
+        self.last = ")"
+
+    def open_inline(self, element: int, opening: str, closing: str) -> None:
+        self.inline.append(_Inline(element, opening, closing))
+        if opening == "`":
+            self.code += 1
+
+    def close_inline(self, element: int) -> None:
+        while self.inline:
+            inline = self.inline.pop()
+            if inline.opening == "`":
+                self.code -= 1
+            if inline.written:
+                self.line.append(inline.closing)
+            if inline.element == element:
+                break
+
+    # -- blocks --------------------------------------------------------------------------
+
+    def flush(self) -> None:
+        """End the current line: a Markdown block (in a table cell, a space)."""
+        if not self.line:
+            return
+        for inline in reversed(self.inline):
+            if inline.written:
+                self.line.append(inline.closing)
+                inline.written = False  # opened again before the next text
+        content = "".join(self.line)
+        self.line = []
+        if self.cell is not None:
+            self.cell.append(content)
+            return
+        self.last = ""
+        self.emit(_escape_start(content) if not content.startswith(("*", "`", "[", "!")) else content)
+
+    def emit(self, content: str, group: str = "") -> None:
+        prefix = "> " * self.quotes
+        if self.items:
+            prefix += "".join(" " * len(item.marker) for item in self.items[:-1])
+            item = self.items[-1]
+            prefix += item.marker if item.first else " " * len(item.marker)
+            item.first = False
+            group = group or f"list{self.lists[0][2] if self.lists else ''}"
+        elif self.heading:
+            prefix += "#" * self.heading + " "
+        self.blocks.append((prefix + content, group, self.quotes))
+
+    def pre(self, text: str) -> None:
+        self.flush()
+        fence = "```"
+        while fence in text:
+            fence += "`"
+        group = f"pre{len(self.blocks)}"  # the fenced lines form one block
+        for line in [fence, *text.strip("\n").split("\n"), fence]:
+            self.emit(line, group)
+
+    def start_cell(self) -> None:
+        assert self.table is not None
+        self.end_cell()
+        self.flush()  # text in the table outside cells: a paragraph before it
+        if not self.table.rows:
+            self.table.rows.append([])
+        self.cell = []
+        self.line = []
+        self.last = ""
+
+    def end_cell(self) -> None:
+        if self.cell is None or self.table is None:
+            return
+        self.flush()
+        self.table.rows[-1].append(" ".join(self.cell).replace("|", "\\|"))
+        self.cell = None
+
+    def end_table(self, element: int) -> None:
+        self.end_cell()
+        table, self.table = self.table, None
+        assert table is not None
+        rows = [row for row in table.rows if any(row)]
+        if not rows:
+            return
+        width = max(map(len, rows))
+        lines = [rows[0], ["---"] * width, *rows[1:]]
+        for row in lines:
+            cells = row + [""] * (width - len(row))
+            self.emit("| " + " | ".join(cells) + " |", f"table{element}")
+
+    def markdown(self) -> str:
+        self.flush()
+        out: list[str] = []
+        previous_group, previous_quotes = "", 0
+        for line, group, quotes in self.blocks:
+            if out:
+                if group and group == previous_group:
+                    out.append("\n")
+                else:  # a blank line, inside the block quote both lines are in
+                    out.append("\n" + ">" * min(quotes, previous_quotes) + "\n")
+            out.append(line)
+            previous_group, previous_quotes = group, quotes
+        return "".join(out)
+
+
+def _layout_tables(page: Page) -> set[int]:
+    """Tables written as paragraphs rather than pipe tables: those holding block structure
+    (``LAYOUT_SIGNS``) and those of one column."""
+    tables = page.positions("table")
+    if not tables:
+        return set()
+    signs = page.positions(*LAYOUT_SIGNS)
+    end, tags, parent = page.end, page.tags, page.parent
+    layout = set()
+    for table in tables:
+        after = bisect_right(signs, table)
+        if after < len(signs) and signs[after] < end[table]:
+            layout.add(table)
+    widest: dict[int, int] = {}
+    for row in page.positions("tr"):
+        table = parent[row]
+        if tags[table] != "table":
+            table = parent[table]
+        cells = sum(1 for child in page.children_of(row) if tags[child] in ("td", "th"))
+        widest[table] = max(widest.get(table, 0), cells)
+    layout.update(table for table in tables if widest.get(table, 0) <= 1)
+    return layout
+
+
+def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list[int], base: str | None) -> str:
+    """The Markdown of the selected runs ``chosen`` (indices, document order) of ``page``;
+    ``content`` flags the elements inside selected subtrees, ``pre_of`` is the renderer's
+    outermost ``<pre>`` per element (or empty), ``base`` the URL links resolve against."""
+    from .render import absolute_url
+
+    n = len(page)
+    end, tags, parent, elements = page.end, page.tags, page.parent, page.elements
+    texts = {page.run_key[k]: page.run_collapsed[k] for k in chosen}
+    # Visited: the elements inside selected subtrees and those holding selected text.
+    up = [False] * n
+    roots = [i for i, inside, p in zip(range(n), content, parent) if inside and (p < 0 or not content[p])]
+    for node in [*roots, *map(page.run_owner.__getitem__, chosen)]:
+        while node >= 0 and not up[node]:
+            up[node] = True
+            node = parent[node]
+    visited = list(map(or_, content, up))
+    layout = _layout_tables(page) if "table" in tags else set()
+    writer = _Writer()
+    tables: list[int] = []  # open data tables
+    open_elements: list[int] = []
+
+    def close(j: int) -> None:
+        tag = tags[j]
+        if tag in INLINE_MARKERS or tag == "a":
+            writer.close_inline(j)
+        elif tables and j == tables[-1]:
+            writer.end_table(j)
+            tables.pop()
+        elif tables and tag in ("td", "th") and writer.table is not None:
+            writer.end_cell()
+        elif tables and tag == "tr":
+            writer.end_cell()
+        elif tag in BLOCK_TAGS:
+            writer.flush()
+            if tag in HEADINGS:
+                writer.heading = 0
+            elif tag == "li" and writer.items:
+                writer.items.pop()
+            elif tag in LISTS and writer.lists:
+                writer.lists.pop()
+            elif tag == "blockquote":
+                writer.quotes -= 1
+        tail = texts.get(2 * j + 1)
+        if tail:
+            writer.text(tail)
+
+    i = 0
+    while i < n:
+        while open_elements and end[open_elements[-1]] <= i:
+            close(open_elements.pop())
+        if not visited[i]:
+            tail = texts.get(2 * i + 1)
+            if tail:  # an element left out, its tail selected
+                if tags[i] in BLOCK_TAGS and not tables:
+                    writer.flush()
+                writer.text(tail)
+            i = end[i]
+            continue
+        tag = tags[i]
+        el = elements[i]
+        if pre_of and pre_of[i] == i and content[i]:
+            writer.pre("".join(el.itertext()))
+            tail = texts.get(2 * i + 1)
+            if tail:
+                writer.text(tail)
+            i = end[i]
+            continue
+        if tables and tag in ("td", "th") and writer.table is not None:
+            writer.start_cell()
+        elif tables and tag == "tr" and writer.table is not None:
+            writer.end_cell()
+            writer.flush()
+            writer.table.rows.append([])
+        elif tag == "table" and i not in layout and i > 0 and not tables:
+            writer.flush()
+            writer.table = _Table()
+            tables.append(i)
+        elif tag in INLINE_MARKERS:
+            opening, closing = INLINE_MARKERS[tag]
+            if writer.code and opening == "`":
+                opening = closing = ""
+            writer.open_inline(i, opening, closing)
+        elif tag == "a":
+            href = el.get("href")
+            if href and not href.strip().startswith(("#", "javascript:")) and not writer.code:
+                writer.open_inline(i, "[", f"]({_url(absolute_url(base, href))})")
+            else:
+                writer.open_inline(i, "", "")
+        elif tag == "img" and content[i]:
+            src = el.get("src") or ""
+            if not src or src.startswith("data:"):
+                src = el.get("data-src") or el.get("data-original") or ""
+            if src and not src.startswith("data:"):
+                alt = " ".join((el.get("alt") or "").split())
+                writer.raw(f"![{escape_text(alt)}]({_url(absolute_url(base, src))})")
+        elif tag in BLOCK_TAGS:
+            writer.flush()
+            if tables:
+                pass  # inside a data table: blocks in a cell are spaces (flush does it)
+            elif tag in HEADINGS and not writer.items:
+                writer.heading = HEADINGS[tag]
+            elif tag in LISTS:
+                start = el.get("start") or ""
+                number = int(start) if start.isdigit() else 1
+                writer.lists.append([tag == "ol", number, i])
+            elif tag == "li":
+                if writer.lists and parent[i] == writer.lists[-1][2]:
+                    ordered, number, _ = writer.lists[-1]
+                    writer.lists[-1][1] += 1
+                    marker = f"{number}. " if ordered else "- "
+                else:
+                    marker = "- "
+                writer.items.append(_Item(marker))
+            elif tag == "blockquote":
+                writer.quotes += 1
+            elif tag == "hr" and content[i]:
+                writer.emit("---")
+        text = texts.get(2 * i)
+        if text:
+            writer.text(text)
+        open_elements.append(i)
+        i += 1
+    while open_elements:
+        close(open_elements.pop())
+    return writer.markdown()
