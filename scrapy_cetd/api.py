@@ -7,6 +7,7 @@ from typing import Any
 from lxml import etree
 
 from .extraction import Extraction, Selection
+from .metadata import extract_metadata
 from .page import Page
 from .parsing import EmptyDocument, parse_html
 from .registry import get_algorithm
@@ -35,6 +36,7 @@ def extract(
     content_type: str | None = None,
     diagnostics: bool = False,
     with_html: bool = True,
+    with_metadata: bool = True,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of a page.
@@ -44,6 +46,8 @@ def extract(
     no text) gives an empty :class:`Extraction` whose ``reason`` says why.  Unknown
     algorithms and out-of-range options raise ``ValueError``.  ``with_html=False`` skips
     the cleaned HTML (``html`` is then empty), for callers that want the text only.
+    ``with_metadata=False`` skips the article metadata (``metadata`` is then ``None`` and
+    ``title`` the page's ``<title>``).
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
@@ -51,7 +55,7 @@ def extract(
         root = parse_html(html, content_type=content_type)
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, url, coefficient)
-    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics, with_html)
+    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics, with_html, with_metadata)
 
 
 def extract_tree(
@@ -62,6 +66,7 @@ def extract_tree(
     threshold_coefficient: float | None = None,
     diagnostics: bool = False,
     with_html: bool = True,
+    with_metadata: bool = True,
     **params: Any,
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
@@ -72,7 +77,7 @@ def extract_tree(
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     page = tree if isinstance(tree, Page) else Page.from_tree(tree, url)
-    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html)
+    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html, with_metadata)
 
 
 extract_page = extract_tree
@@ -97,13 +102,24 @@ def _node_table(page: Page, selection: Selection) -> list[dict[str, Any]]:
 
 
 def _run(
-    page: Page, algorithm: str, coefficient: float, params: dict[str, Any], diagnostics: bool, with_html: bool
+    page: Page,
+    algorithm: str,
+    coefficient: float,
+    params: dict[str, Any],
+    diagnostics: bool,
+    with_html: bool,
+    with_metadata: bool = True,
 ) -> Extraction:
     if page.is_frameset or not page.chars or page.chars[0] == 0:
         reason = "frameset" if page.is_frameset else "no-text"
-        return _empty(algorithm, reason, page.url, coefficient, page.title)
+        result = _empty(algorithm, reason, page.url, coefficient, page.title)
+        if with_metadata:
+            result.metadata = extract_metadata(page)
+            result.title = result.metadata.title or result.title
+        return result
     selection = get_algorithm(algorithm).select(page, coefficient, **params)
     text, html = render(page, selection, with_html=with_html)
+    metadata = extract_metadata(page, text) if with_metadata else None
     info = None
     if diagnostics:
         info = dict(selection.diagnostics)
@@ -115,11 +131,12 @@ def _run(
     return Extraction(
         text=text,
         html=html,
-        title=selection.title or page.title,
+        title=(metadata.title if metadata else None) or selection.title or page.title,
         algorithm=algorithm,
         threshold=selection.threshold,
         threshold_coefficient=coefficient,
         url=page.url,
         reason=None if text else "nothing-selected",
         diagnostics=info,
+        metadata=metadata,
     )
