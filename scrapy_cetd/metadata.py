@@ -190,17 +190,21 @@ _BY = re.compile(
     r"(?:by|from|von|par|por|di|door|av|af|autor(?:in)?|author|authors|auteur|escrito por)\s*[:\-]?\s+",
     re.IGNORECASE,
 )
+#: "BySummer Swann": a "By" label run into the name without a space.
+_GLUED_BY = re.compile(r"^By(?=[A-Z][a-z])")
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _URLISH = re.compile(r"^(?:https?:|www\.|/)|\.(?:com|org|net|html?)\b", re.IGNORECASE)
 _AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|\||\band\b|\bund\b|\bet\b|\by\b|&|\n)\s*", re.IGNORECASE)
 #: Words that make a byline fragment a job title, a role or a date rather than a name.
 _NOT_A_NAME = re.compile(
-    r"\b(?:editor|editors|reporter|correspondent|writer|staff|contributor|columnist|journalist|"
-    r"updated|published|posted|minutes?|min read|read|ago|comments?|share|follow|team|desk|"
-    r"news|admin|administrator|guest|anonymous|unknown|photo|photos|image|getty|reuters|"
+    r"\b(?:by|reporter|correspondent|columnist|journalist|learn|about|our|policy|policies|"
+    r"updated|published|posted|minutes?|min read|read|ago|comments?|share|follow|"
+    r"admin|administrator|guest|anonymous|unknown|photo|photos|image|getty|reuters|"
     r"associated press|afp|press|copyright|all rights|senior|chief|director|manager|professor|"
-    r"founder|ceo|head of|view all|more from|about the author|"
-    r"january|february|march|april|june|july|august|september|october|november|december)\b",
+    r"founder|ceo|head of|view all|more from|about the author|bio|written|name|author|authors|undefined|null|"
+    r"none|webmaster|authorized|dealer|says|wrote|reply|replies|member|moderator|"
+    r"january|february|march|april|june|july|august|september|october|november|december|"
+    r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.IGNORECASE,
 )
 _HANDLE = re.compile(r"^@\w+$")
@@ -216,12 +220,14 @@ def clean_author(text: Any) -> list[str]:
     text = normalize_space(text)
     if not text or len(text) > 200:
         return []
-    text = _BY.sub("", text)
+    text = _BY.sub("", _GLUED_BY.sub("", text))
     names = []
     for part in _AUTHOR_SPLIT.split(text):
         part = _BY.sub("", part).strip(" .:-–—|/·•\"'")
-        if not part or _EMAIL.search(part) or _URLISH.search(part) or _HANDLE.match(part):
+        if not part or _EMAIL.search(part) or _URLISH.search(part) or _HANDLE.match(part) or ":" in part:
             continue
+        if " " not in part and ("_" in part or "." in part[1:-1]):
+            part = part.replace("_", " ").replace(".", " ").strip()  # a user name: first_last
         if any(ch.isdigit() for ch in part) or _NOT_A_NAME.search(part):
             continue
         words = part.split()
@@ -288,6 +294,7 @@ def _rejoin(title: str, parts: list[str]) -> str:
 
 # --- JSON-LD -----------------------------------------------------------------------------
 
+_PERSON_TYPES = {"Person", "Author", "ProfilePage"}
 _ARTICLE_TYPE = re.compile(r"(?:Article|BlogPosting|Posting|Report|Review|Recipe|HowTo)$")
 _PAGE_TYPE = re.compile(r"(?:Page|WebSite)$")
 _CONTROL = re.compile(r"[\x00-\x1f]")
@@ -363,8 +370,8 @@ def _ld_authors(value: Any, by_id: dict[str, dict[str, Any]]) -> list[str]:
         if isinstance(item, dict):
             if "name" not in item and isinstance(item.get("@id"), str):
                 item = by_id.get(item["@id"], item)
-            if "Organization" in _types(item) and len(values) > 1:
-                continue
+            if len(values) > 1 and _types(item) and not set(_types(item)) & _PERSON_TYPES:
+                continue  # an Organization beside the people who wrote
             name = item.get("name")
             if isinstance(name, list):
                 name = name[0] if name else None
@@ -416,6 +423,8 @@ def _from_json_ld(texts: list[str], found: dict[str, Any]) -> None:
         found.setdefault("page_type", _types(item)[0])
         if not articles:
             _put(found, "authors", _ld_authors(item.get("author"), by_id))
+            _put(found, "date_published", parse_date(_text(item.get("datePublished"))))
+            _put(found, "date_modified", parse_date(_text(item.get("dateModified"))))
         _put(found, "description", _text(item.get("description")))
         _put(found, "language", _language(_text(item.get("inLanguage"))))
     for item in objects:
@@ -530,6 +539,30 @@ def _from_microdata(root: etree._Element, found: dict[str, Any]) -> None:
     _put(found, "authors", authors)
 
 
+def _date_near_headline(page: Page) -> str | None:
+    """A date written in a short text run near the first ``<h1>`` (from ``_RUNS_BEFORE_H1``
+    runs before it to ``_RUNS_AFTER_H1`` after it): the visible dateline."""
+    h1 = next(iter(page.positions("h1")), None)
+    if h1 is None:
+        return None
+    start = next((k for k, key in enumerate(page.run_key) if key >= 2 * h1), None)
+    if start is None:
+        return None
+    texts = page.run_collapsed
+    for k in range(max(0, start - _RUNS_BEFORE_H1), min(len(texts), start + _RUNS_AFTER_H1)):
+        if len(texts[k]) <= _DATELINE_MAX_CHARS:
+            value = parse_date(texts[k])
+            if value:
+                return value
+    return None
+
+
+_MAX_AUTHOR_SOURCES = 8
+_RUNS_BEFORE_H1 = 5
+_RUNS_AFTER_H1 = 40
+_DATELINE_MAX_CHARS = 80
+
+
 def _from_byline(root: etree._Element, found: dict[str, Any]) -> None:
     for element in _BYLINES(root):
         if element.tag in ("meta", "link", "body", "html", "article", "main", "section"):
@@ -539,8 +572,9 @@ def _from_byline(root: etree._Element, found: dict[str, Any]) -> None:
             continue
         names = clean_author(text)
         if names:
-            found["authors"] = names
-            return
+            _put(found, "authors", names)
+            if len(found["author_candidates"]) >= _MAX_AUTHOR_SOURCES:
+                return
 
 
 # --- language ----------------------------------------------------------------------------
@@ -580,9 +614,22 @@ def detect_language(text: str) -> str | None:
 
 
 def _put(found: dict[str, Any], name: str, value: Any) -> None:
-    """Keep ``value`` for ``name`` unless a more trusted source already gave one."""
-    if value and not found.get(name):
+    """Keep ``value`` for ``name`` unless a more trusted source already gave one; author
+    lists are all kept, in order of trust, and chosen at the end (:func:`_authors`)."""
+    if not value:
+        return
+    if name == "authors":
+        found.setdefault("author_candidates", []).append(value)
+    elif not found.get(name):
         found[name] = value
+
+
+def _authors(found: dict[str, Any]) -> list[str]:
+    """The most trusted author list.  (An author equal to the site's name is kept: the
+    dev labels name the organisation when it signs its own pages.)"""
+    for names in found.get("author_candidates", ()):
+        return names
+    return []
 
 
 def _absolute(url: str | None, base: str | None) -> str | None:
@@ -621,10 +668,9 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
             if value:
                 found["date_published"] = value
                 break
-    if not found.get("authors"):
-        _from_byline(root, found)
+    _from_byline(root, found)
     if not found.get("date_published"):
-        _put(found, "date_published", date_from_url(url))
+        _put(found, "date_published", _date_near_headline(page) or date_from_url(url))
 
     site_name = found.get("site_name") or found.get("ld_site")
     h1s = [normalize_space("".join(h.itertext())) for h in _H1(root)]
@@ -641,7 +687,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         language = detect_language(text)
     return Metadata(
         title=title or None,
-        authors=found.get("authors") or [],
+        authors=_authors(found),
         date_published=found.get("date_published"),
         date_modified=found.get("date_modified"),
         language=language,
