@@ -201,7 +201,7 @@ _URLISH = re.compile(r"^(?:https?:|www\.|/)|\.(?:com|org|net|html?)\b", re.IGNOR
 _AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|\||\band\b|\bund\b|\bet\b|\by\b|&|\n)\s*", re.IGNORECASE)
 #: Words that make a byline fragment a job title, a role or a date rather than a name.
 _NOT_A_NAME = re.compile(
-    r"\b(?:by|reporter|correspondent|columnist|journalist|learn|about|our|policy|policies|"
+    r"\b(?:by|reporters?|correspondents?|columnists?|journalists?|learn|about|our|policy|policies|"
     r"updated|published|posted|minutes?|min read|read|ago|comments?|share|follow|"
     r"admin|administrator|guest|anonymous|unknown|photo|photos|image|getty|reuters|"
     r"associated press|afp|press|copyright|all rights|senior|chief|director|manager|professor|"
