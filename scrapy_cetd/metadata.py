@@ -94,8 +94,10 @@ _TEXT_DATES = (
     # May 4, 2023 / May 4th 2023
     re.compile(_MONTH_NAME + r"\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
     # 4 May 2023 / 4. Mai 2023 / 4 de mayo de 2023
-    re.compile(r"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?:de\s+)?" + _MONTH_NAME + r",?\s+(?:de\s+)?(?P<y>(?:19|20)\d\d)\b",
-               re.IGNORECASE),
+    re.compile(
+        r"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?:de\s+)?" + _MONTH_NAME + r",?\s+(?:de\s+)?(?P<y>(?:19|20)\d\d)\b",
+        re.IGNORECASE,
+    ),
 )
 _NUMERIC_DATES = (
     re.compile(r"\b(?P<y>(?:19|20)\d\d)[/.](?P<m>[01]?\d)[/.](?P<d>[0-3]?\d)\b"),

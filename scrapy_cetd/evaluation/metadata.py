@@ -204,7 +204,9 @@ def _labels(path: Path) -> dict[str, str | None]:
     return {key: truth.get(key) or None for key in ("title", "author", "publish_date")}
 
 
-def evaluate_metadata(dataset_root: str | Path, pages: Sequence[Any], peers: bool = True, jobs: int = 1) -> MetadataScores:
+def evaluate_metadata(
+    dataset_root: str | Path, pages: Sequence[Any], peers: bool = True, jobs: int = 1
+) -> MetadataScores:
     """Score our metadata (and trafilatura's, when installed and ``peers``) on ``pages``
     of a WCXB dataset (:class:`~scrapy_cetd.evaluation.datasets.GoldPage`)."""
     root = Path(dataset_root)
