@@ -19,8 +19,10 @@ JSON-LD texts are collected by the page model before its cleaning removes ``<scr
 
 from __future__ import annotations
 
+import html
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
@@ -303,6 +305,27 @@ def _rejoin(title: str, parts: list[str]) -> str:
     return title[start:end].strip() if 0 <= start < end else " ".join(parts)
 
 
+_WORD = re.compile(r"\w+")
+#: The ``<h1>`` is the headline when its words agree this much (token F1) with the declared
+#: title (JSON-LD, og:title, else ``<title>``): the labelled titles of the dev pages are
+#: most often the visible headline, which sites shorten or reword in their meta tags
+#: (first half: title exact 0.76 -> 0.79, token F1 0.89 -> 0.905; 0.2 and 0.5 did worse).
+_H1_MIN_AGREEMENT = 0.35
+
+
+def _token_f1(a: str, b: str) -> float:
+    x, y = _WORD.findall(a.lower()), _WORD.findall(b.lower())
+    if not x or not y:
+        return 0.0
+    common = sum((Counter(x) & Counter(y)).values())
+    return 2 * common / (len(x) + len(y))
+
+
+def _unescape(text: str | None) -> str | None:
+    """Entities escaped twice (``&amp;#8217;`` in the source): the text as shown."""
+    return html.unescape(text) if text and "&" in text else text
+
+
 # --- JSON-LD -----------------------------------------------------------------------------
 
 _PERSON_TYPES = {"Person", "Author", "ProfilePage"}
@@ -362,7 +385,7 @@ def _text(value: Any) -> str | None:
         value = str(value)
     if not isinstance(value, str):
         return None
-    value = normalize_space(value)
+    value = normalize_space(_unescape(value) or "")
     return value or None
 
 
@@ -490,7 +513,7 @@ def _metas(root: etree._Element) -> dict[str, list[str]]:
         for attribute in ("property", "name", "itemprop", "http-equiv"):
             key = meta.get(attribute)
             if key:
-                metas.setdefault(key.strip().lower(), []).append(content.strip())
+                metas.setdefault(key.strip().lower(), []).append(_unescape(content.strip()) or "")
     return metas
 
 
@@ -704,11 +727,13 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         _put(found, "date_published", _date_near_headline(page) or date_from_url(url))
 
     site_name = found.get("site_name") or found.get("ld_site")
-    title = found.get("title")
-    if not title:
-        h1 = next((text for h in page.body.iter("h1") if (text := normalize_space("".join(h.itertext())))), None)
-        title = h1 or page.title
-    title = strip_site_name(title, (site_name, found.get("ld_site"), _host_name(url)))
+    names = (site_name, found.get("ld_site"), _host_name(url))
+    declared = strip_site_name(found.get("title") or page.title, names)
+    h1 = next((text for h in page.body.iter("h1") if (text := normalize_space("".join(h.itertext())))), None)
+    h1 = strip_site_name(_unescape(h1), names)
+    if h1 and declared and _token_f1(h1, declared) < _H1_MIN_AGREEMENT:
+        h1 = None  # an <h1> unlike the declared title is a section's or the site's heading
+    title = h1 or declared
 
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
     language = _language(root.get("lang")) or _language(root.get("xml:lang")) or found.get("language")

@@ -94,8 +94,19 @@ def test_microdata_only() -> None:
 def test_byline_only() -> None:
     body = '<h1>Bridge costs double</h1><p class="byline">By Ann Lee and Bo Chen, Staff Reporters</p>'
     meta = meta_of(page(body=body, lang="en"))
-    assert meta.authors == ["Ann Lee", "Bo Chen"]
-    assert meta.title == "Bridge costs double" and meta.language == "en"
+    assert meta.authors == ["Ann Lee", "Bo Chen"] and meta.language == "en"
+
+
+@pytest.mark.parametrize(
+    ("title", "h1", "expected"),
+    [
+        ("Bridge costs double, council says | The Daily Example", "Bridge costs double", "Bridge costs double"),
+        ("Bridge costs double | The Daily Example", "Latest news", "Bridge costs double"),
+    ],
+)
+def test_the_h1_is_the_headline_when_it_agrees_with_the_title(title: str, h1: str, expected: str) -> None:
+    html = f"<html><head><title>{title}</title></head><body><h1>{h1}</h1>{BODY}</body></html>"
+    assert meta_of(html).title == expected
 
 
 def test_date_only_in_the_url() -> None:
@@ -144,6 +155,7 @@ def test_without_metadata_the_title_is_the_pages() -> None:
         ("4. Mai 2023", "2023-05-04"),
         ("04.05.2023", "2023-05-04"),
         ("2024-02-30", None),
+        ("&amp;#8211;", None),
         ("yesterday", None),
         (None, None),
     ],
