@@ -553,6 +553,25 @@ def _value_of(element: etree._Element) -> str:
     return normalize_space("".join(element.itertext()))
 
 
+#: The byline and the article's microdata sit near its headline: the region searched is the
+#: subtree of the first ``<h1>``'s ancestor this many levels up (the whole body without an
+#: ``<h1>``), which halved the search's time on the first 150 dev pages.
+_REGION_LEVELS = 4
+
+
+def _headline_region(page: Page) -> tuple[int, int]:
+    """The element index range (preorder) searched for bylines and microdata."""
+    h1 = next(iter(page.positions("h1")), None)
+    if h1 is None:
+        return 0, len(page)
+    region = h1
+    for _ in range(_REGION_LEVELS):
+        if page.parent[region] < 0:
+            break
+        region = page.parent[region]
+    return region, page.end[region]
+
+
 def _scan(page: Page) -> tuple[list[tuple[str, etree._Element]], list[etree._Element]]:
     """The body's microdata properties we read (``itemprop``), and its byline candidates
     (``rel=author``, or a class with "author" or "byline", either case of the first
@@ -560,7 +579,8 @@ def _scan(page: Page) -> tuple[list[tuple[str, etree._Element]], list[etree._Ele
     took a third of the time of two XPath queries with the same tests."""
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
-    for element in page.elements:
+    start, stop = _headline_region(page)
+    for element in page.elements[start:stop]:
         prop = element.get("itemprop")
         if prop and prop.strip() in _MICRODATA_PROPS:
             props.append((prop.strip(), element))
@@ -594,7 +614,10 @@ def _date_near_headline(page: Page) -> str | None:
     h1 = next(iter(page.positions("h1")), None)
     if h1 is None:
         return None
-    start = next((k for k, key in enumerate(page.run_key) if key >= 2 * h1), None)
+    try:
+        start: int | None = page.run_key.index(2 * h1)  # the <h1>'s own text, found in C
+    except ValueError:
+        start = next((k for k, key in enumerate(page.run_key) if key >= 2 * h1), None)
     if start is None:
         return None
     texts = page.run_collapsed
@@ -646,6 +669,10 @@ def _language(value: str | None) -> str | None:
     return tag
 
 
+#: Enough text to tell a language apart (py3langid's own tests use sentences).
+_DETECTION_CHARS = 1000
+
+
 def detect_language(text: str) -> str | None:
     """The language of ``text`` by py3langid (``metadata`` extra), ``None`` without it or
     for text too short to tell (under 50 characters)."""
@@ -655,7 +682,7 @@ def detect_language(text: str) -> str | None:
         import py3langid
     except ImportError:
         return None
-    language, _ = py3langid.classify(text[:2000])
+    language, _ = py3langid.classify(text[:_DETECTION_CHARS])
     return _language(language)
 
 
@@ -712,7 +739,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     _from_metas(metas, found)
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
-    if not all(found.get(name) for name in ("title", "author_candidates", "date_published", "date_modified")):
+    if not (found.get("author_candidates") and found.get("date_published")):
         props, bylines = _scan(page)
         _from_microdata(props, found)
     if not found.get("date_published"):
