@@ -183,3 +183,11 @@ def test_scores() -> None:
     assert score_author(["Ann Lee", "Bo Chen"], "Ann Lee and Bo Chen")
     assert not score_author(["Bo Chen"], "Ann Lee")
     assert score_date("2024-05-01T23:00:00+00:00", "2024-05-01") and not score_date(None, "2024-05-01")
+
+
+def test_language_detected_when_the_page_declares_none() -> None:
+    pytest.importorskip("py3langid")  # the ``metadata`` extra (in ``test``)
+    assert meta_of(page()).language == "en"
+    german = "<p>" + "Der Gemeinderat hat am Dienstag über die neue Brücke und ihre Kosten beraten. " * 6 + "</p>"
+    assert meta_of(f"<html><body>{german}</body></html>").language == "de"
+    assert meta_of(page(lang="fr-ca")).language == "fr-CA"  # declared wins, as BCP 47
