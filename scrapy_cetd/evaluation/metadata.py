@@ -28,7 +28,16 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
-__all__ = ["MetadataScores", "score_author", "score_date", "score_title", "evaluate_metadata", "metadata_report"]
+__all__ = [
+    "MetadataScores",
+    "evaluate_metadata",
+    "metadata_report",
+    "read_labels",
+    "score_author",
+    "score_date",
+    "score_title",
+    "write_metadata_json",
+]
 
 _WORD = re.compile(r"\w+")
 
@@ -199,7 +208,8 @@ def _one_page(task: tuple[str, str, str | None, dict[str, str | None], tuple[str
     return row
 
 
-def _labels(path: Path) -> dict[str, str | None]:
+def read_labels(path: Path) -> dict[str, str | None]:
+    """The ``title``, ``author`` and ``publish_date`` labels of a WCXB ground-truth file."""
     truth = json.loads(path.read_text(encoding="utf-8")).get("ground_truth") or {}
     return {key: truth.get(key) or None for key in ("title", "author", "publish_date")}
 
@@ -219,7 +229,7 @@ def evaluate_metadata(
         else:
             names.append("trafilatura")
     tasks = [
-        (p.page_id, str(p.html_path), p.url, _labels(root / "ground-truth" / f"{p.page_id}.json"), tuple(names))
+        (p.page_id, str(p.html_path), p.url, read_labels(root / "ground-truth" / f"{p.page_id}.json"), tuple(names))
         for p in pages
     ]
     if jobs > 1:
