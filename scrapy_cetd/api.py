@@ -131,7 +131,8 @@ def _run(
     return Extraction(
         text=text,
         html=html,
-        title=(metadata.title if metadata else None) or selection.title or page.title,
+        # An algorithm's own title (CEPR's displayed heading) stays its result; else the headline.
+        title=selection.title or (metadata.title if metadata else None) or page.title,
         algorithm=algorithm,
         threshold=selection.threshold,
         threshold_coefficient=coefficient,
