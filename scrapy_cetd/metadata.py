@@ -206,6 +206,11 @@ _DATE_AFTER_NAME = re.compile(
     r"august|september|october|november|december)\.?\s+\d|may\s+\d)",
     re.IGNORECASE,
 )
+#: A label run into the name without a space: "Reyan PerumalPublished", "Luke KimDecember".
+_GLUED_LABEL = re.compile(
+    r"(?<=[a-z])(?:Published|Updated|Posted|Member|Verified|January|February|March|April|June|July|August|"
+    r"September|October|November|December|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)(?=[\s\d.,]|$)).*$"
+)
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _URLISH = re.compile(r"^(?:https?:|www\.|/)|\.(?:com|org|net|html?)\b", re.IGNORECASE)
 _AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|\||\band\b|\bund\b|\bet\b|\by\b|&|\n)\s*", re.IGNORECASE)
@@ -217,7 +222,9 @@ _NOT_A_NAME = re.compile(
     r"associated press|afp|press|copyright|all rights|senior|chief|director|manager|professor|"
     r"founder|ceo|head of|view all|more from|about the author|bio|written|name|author|authors|undefined|null|"
     r"none|webmaster|authorized|dealer|says|wrote|reply|replies|member|moderator|"
+    r"since|joined|verified|buyer|"
     r"january|february|march|april|june|july|august|september|october|november|december|"
+    r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec|"
     r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.IGNORECASE,
 )
@@ -242,8 +249,9 @@ def clean_author(text: Any) -> list[str]:
         part = _BY.sub("", part).strip(" .:-–—|/·•\"'")
         if not part or _EMAIL.search(part) or _URLISH.search(part) or _HANDLE.match(part) or ":" in part:
             continue
-        if " " not in part and ("_" in part or "." in part[1:-1]):
-            part = part.replace("_", " ").replace(".", " ").strip()  # a user name: first_last
+        part = _GLUED_LABEL.sub("", part).strip()
+        if not part or any(ch in part for ch in "!?()[]{}<>=#*"):
+            continue
         if any(ch.isdigit() for ch in part) or _NOT_A_NAME.search(part):
             continue
         words = part.split()

@@ -191,3 +191,9 @@ def test_language_detected_when_the_page_declares_none() -> None:
     german = "<p>" + "Der Gemeinderat hat am Dienstag über die neue Brücke und ihre Kosten beraten. " * 6 + "</p>"
     assert meta_of(f"<html><body>{german}</body></html>").language == "de"
     assert meta_of(page(lang="fr-ca")).language == "fr-CA"  # declared wins, as BCP 47
+
+
+def test_byline_labels_run_into_names() -> None:
+    assert clean_author("Reyan PerumalPublished Dec 3") == ["Reyan Perumal"]
+    assert clean_author("DeMarco Jones") == ["DeMarco Jones"]
+    assert clean_author("Feb") == clean_author("Coming Soon! New colours") == []
