@@ -39,7 +39,15 @@ from lxml import etree
 
 from .page import Page, normalize_space
 
-__all__ = ["Metadata", "extract_metadata", "parse_date", "clean_author", "strip_site_name"]
+__all__ = [
+    "Metadata",
+    "clean_author",
+    "date_from_url",
+    "detect_language",
+    "extract_metadata",
+    "parse_date",
+    "strip_site_name",
+]
 
 
 @dataclass
