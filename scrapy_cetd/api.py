@@ -7,6 +7,7 @@ from typing import Any
 from lxml import etree
 
 from .extraction import Extraction, Selection
+from .metadata import extract_metadata
 from .page import Page
 from .parsing import EmptyDocument, parse_html
 from .registry import get_algorithm
@@ -36,6 +37,7 @@ def extract(
     diagnostics: bool = False,
     with_html: bool = True,
     with_markdown: bool = False,
+    with_metadata: bool = True,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of a page.
@@ -46,6 +48,8 @@ def extract(
     algorithms and out-of-range options raise ``ValueError``.  ``with_html=False`` skips
     the cleaned HTML (``html`` is then empty), for callers that want the text only;
     ``with_markdown=True`` adds ``markdown``, rendered from the same selection.
+    ``with_metadata=False`` skips the article metadata (``metadata`` is then ``None`` and
+    ``title`` the page's ``<title>``).
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
@@ -53,7 +57,8 @@ def extract(
         root = parse_html(html, content_type=content_type)
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, url, coefficient)
-    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics, with_html, with_markdown)
+    page = Page.from_tree(root, url)
+    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html, with_markdown, with_metadata)
 
 
 def extract_tree(
@@ -65,6 +70,7 @@ def extract_tree(
     diagnostics: bool = False,
     with_html: bool = True,
     with_markdown: bool = False,
+    with_metadata: bool = True,
     **params: Any,
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
@@ -75,7 +81,7 @@ def extract_tree(
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     page = tree if isinstance(tree, Page) else Page.from_tree(tree, url)
-    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html, with_markdown)
+    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html, with_markdown, with_metadata)
 
 
 extract_page = extract_tree
@@ -107,12 +113,18 @@ def _run(
     diagnostics: bool,
     with_html: bool,
     with_markdown: bool = False,
+    with_metadata: bool = True,
 ) -> Extraction:
     if page.is_frameset or not page.chars or page.chars[0] == 0:
         reason = "frameset" if page.is_frameset else "no-text"
-        return _empty(algorithm, reason, page.url, coefficient, page.title)
+        result = _empty(algorithm, reason, page.url, coefficient, page.title)
+        if with_metadata:
+            result.metadata = extract_metadata(page)
+            result.title = result.metadata.title or result.title
+        return result
     selection = get_algorithm(algorithm).select(page, coefficient, **params)
     text, html, markdown = render(page, selection, with_html=with_html, with_markdown=with_markdown)
+    metadata = extract_metadata(page, text) if with_metadata else None
     info = None
     if diagnostics:
         info = dict(selection.diagnostics)
@@ -124,7 +136,8 @@ def _run(
     return Extraction(
         text=text,
         html=html,
-        title=selection.title or page.title,
+        # An algorithm's own title (CEPR's displayed heading) stays its result; else the headline.
+        title=selection.title or (metadata.title if metadata else None) or page.title,
         algorithm=algorithm,
         threshold=selection.threshold,
         threshold_coefficient=coefficient,
@@ -132,4 +145,5 @@ def _run(
         reason=None if text else "nothing-selected",
         diagnostics=info,
         markdown=markdown,
+        metadata=metadata,
     )

@@ -217,7 +217,23 @@ def _algorithm_params(names: Sequence[str], texts: Sequence[str]) -> dict[str, d
     return params
 
 
+def _evaluate_metadata(args: argparse.Namespace) -> int:
+    """``evaluate --metadata``: title, author and date against the labels, beside trafilatura."""
+    from .evaluation.metadata import evaluate_metadata, metadata_report, write_metadata_json
+
+    dataset, pages = _load_pages(args)
+    if dataset.layout != "wcxb":
+        raise CommandError(f"{args.dataset}: --metadata needs a WCXB dataset (title, author, publish_date labels)")
+    scores = evaluate_metadata(dataset.root, pages, peers=args.peers or "trafilatura" in args.peer, jobs=args.jobs)
+    sys.stdout.write(metadata_report(scores))
+    if args.json:
+        write_metadata_json(scores, args.json)
+    return 0
+
+
 def _evaluate_command(args: argparse.Namespace) -> int:
+    if args.metadata:
+        return _evaluate_metadata(args)
     from .evaluation.datasets import DatasetError
     from .evaluation.peers import PEERS, available_peers
     from .evaluation.report import markdown_report, write_json
@@ -495,6 +511,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="score the Markdown output's structure instead: headings, list items and table rows against the "
         "gold main_content_markdown (precision and recall; WCXB)",
+    )
+    ev.add_argument(
+        "--metadata", action="store_true",
+        help="score the metadata (title, author, date) instead of the text; with --peers, beside trafilatura's",
     )
     ev.add_argument("--json", metavar="OUT", help="write everything, per page included, to this JSON file")
     ev.set_defaults(handler=_evaluate_command)

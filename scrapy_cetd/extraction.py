@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .metadata import Metadata
 
 __all__ = ["Extraction", "Selection"]
 
@@ -40,7 +43,10 @@ class Extraction:
     ``text`` is the main content, one block per line; ``html`` the cleaned page (content
     subtrees with their ancestors, original structure kept), empty when the algorithm
     cannot map its result to the DOM; ``reason`` says why a result is empty; ``markdown``
-    the same content as Markdown (with ``with_markdown=True``, else empty).
+    the same content as Markdown (with ``with_markdown=True``, else empty).  ``title`` is
+    the headline (``metadata.title``, the site name removed) when metadata was read,
+    else the page's ``<title>``; ``metadata`` holds the article metadata
+    (:class:`~scrapy_cetd.metadata.Metadata`), ``None`` when not asked for.
     """
 
     text: str
@@ -53,6 +59,7 @@ class Extraction:
     reason: str | None = None
     diagnostics: dict[str, Any] | None = None
     markdown: str = ""
+    metadata: Metadata | None = None
 
     def __bool__(self) -> bool:
         return bool(self.text)

@@ -71,6 +71,9 @@ _READ_ATTRIBUTES = etree.XPath(
 )
 _tag_of = attrgetter("tag")
 
+#: The JSON-LD blocks, read before the cleaning removes ``<script>`` (for :mod:`scrapy_cetd.metadata`).
+_JSON_LD = etree.XPath("/descendant::script[contains(translate(@type, 'LDJSON', 'ldjson'), 'ld+json')]/text()")
+
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
@@ -302,6 +305,8 @@ class Page:
         self.title = self._find_title(root)
         #: A frameset page shows other documents; its own body holds no content.
         self.is_frameset = root.find("frameset") is not None
+        #: The texts of the page's ``<script type="application/ld+json">`` (JSON-LD metadata).
+        self.json_ld: list[str] = list(map(str, _JSON_LD(root)))
         aria = _clean(root)
         self.body = _body_of(root)
         self._walk()

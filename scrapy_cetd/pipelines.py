@@ -238,18 +238,22 @@ class ContentExtractionPipeline:
             self.stats.inc_value(f"{STATS_PREFIX}/items/no_content")
             self._set(item, adapter, self.config.flag_field, result.reason)
         values = {
+            **(result.metadata.to_dict() if result.metadata else {}),
             "text": result.text,
             "html": result.html,
             "title": result.title,
             "algorithm": result.algorithm,
             "markdown": result.markdown,
+            "url": result.url,
         }
         if "fingerprint" in self.config.output_fields:  # SimHash of the text, for duplicate stories
             values["fingerprint"] = text_fingerprint(result.text)
+        written = True
         for output, field_name in self.config.output_fields.items():
-            value = _diagnostics(result) if output == "diagnostics" else values[output]
-            self._set(item, adapter, field_name, value)
-        self.stats.inc_value(f"{STATS_PREFIX}/items/extracted")
+            value = _diagnostics(result) if output == "diagnostics" else values.get(output)
+            written = self._set(item, adapter, field_name, value) and written
+        # An output the item cannot hold is an error (errors/undeclared_field), not an extraction.
+        self.stats.inc_value(f"{STATS_PREFIX}/items/{'extracted' if written else 'error'}")
         return item
 
     def _failed(self, item: Any, adapter: ItemAdapter, url: str | None, error: str, stage: str) -> Any:
@@ -264,11 +268,13 @@ class ContentExtractionPipeline:
         self._set(item, adapter, self.config.error_field, error)
         return item
 
-    def _set(self, item: Any, adapter: ItemAdapter, field_name: str | None, value: Any) -> None:
+    def _set(self, item: Any, adapter: ItemAdapter, field_name: str | None, value: Any) -> bool:
+        """Write one field; ``False`` when the item has no such field."""
         if field_name is None:
-            return
+            return True
         try:
             adapter[field_name] = value
+            return True
         except KeyError:
             self.stats.inc_value(f"{STATS_PREFIX}/errors/undeclared_field")
             if (type(item), field_name) not in self._warned:
@@ -279,3 +285,4 @@ class ContentExtractionPipeline:
                     type(item).__name__,
                     field_name,
                 )
+            return False

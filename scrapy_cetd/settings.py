@@ -11,8 +11,8 @@ CETD_ENABLED               ``True``                                master switch
 CETD_ALGORITHM             ``scrapy_cetd.DEFAULT_ALGORITHM``       any registered algorithm
 CETD_THRESHOLD_COEFFICIENT ``None`` (the algorithm's default)      threshold coefficient
 CETD_PARAMS                ``{}``                                  algorithm parameters
-CETD_OUTPUT_FIELDS         ``{"text": "text", "html": "html",      output -> item field
-                           "title": "title"}``
+CETD_OUTPUT_FIELDS         ``{"url": "url", "title": "title",      output -> item field
+                           "text": "text", "authors": ...}``
 CETD_MIN_TEXT_LENGTH       ``0``                                   shorter text is "short"
 CETD_ON_SHORT_TEXT         ``"flag"``                              ``flag`` or ``drop``
 CETD_ON_ERROR              ``"keep"``                              ``keep`` or ``drop``
@@ -44,9 +44,25 @@ __all__ = [
     "InvalidSetting",
 ]
 
+#: The article metadata outputs, one per :class:`scrapy_cetd.metadata.Metadata` field but
+#: ``title`` (the headline, written by the ``title`` output).
+METADATA_OUTPUTS = (
+    "authors", "date_published", "date_modified", "language", "site_name", "description", "canonical_url",
+    "image", "tags", "section", "page_type",
+)
 #: What the pipeline can write into an item.
-OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm", "markdown", "fingerprint")
-DEFAULT_OUTPUT_FIELDS = {"text": "text", "html": "html", "title": "title"}
+OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm", "markdown", "fingerprint", "url", *METADATA_OUTPUTS)
+#: A news corpus's fields.  The cleaned HTML is not among them: it doubles an item's size
+#: and its rendering time, and a corpus reads the text (map ``html`` to add it).
+DEFAULT_OUTPUT_FIELDS = {
+    "url": "url",
+    "title": "title",
+    "text": "text",
+    "authors": "authors",
+    "date_published": "date_published",
+    "language": "language",
+    "canonical_url": "canonical_url",
+}
 DEFAULT_MAX_SIZE = 16 * 1024 * 1024
 #: Extraction runs in this many worker processes by default, off the reactor thread: two
 #: (one on a single-core machine), the best measured on real-world pages (example_project/benchmark.py).
@@ -100,6 +116,8 @@ class ExtractionOptions:
     html: bool = True
     #: Render Markdown (only when an item field receives it).
     markdown: bool = False
+    #: Read the article metadata (when ``title`` or a metadata output is written).
+    metadata: bool = True
 
     def keywords(self) -> dict[str, Any]:
         """Keyword arguments for :func:`scrapy_cetd.extract_tree`."""
@@ -109,6 +127,7 @@ class ExtractionOptions:
             "diagnostics": self.diagnostics,
             "with_html": self.html,
             "with_markdown": self.markdown,
+            "with_metadata": self.metadata,
             **dict(self.params),
         }
 
@@ -235,6 +254,7 @@ class CetdConfig:
                 diagnostics="diagnostics" in output_fields,
                 html="html" in output_fields,
                 markdown="markdown" in output_fields,
+                metadata=any(o == "title" or o in METADATA_OUTPUTS for o in output_fields),
             ),
             output_fields=output_fields,
             on_short_text=_choice("CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")),
@@ -291,5 +311,6 @@ class CetdConfig:
         )
         min_length = _count("meta['cetd_min_text_length']", meta.get("cetd_min_text_length", base.min_text_length))
         return ExtractionOptions(
-            algorithm, coefficient, resolved, min_length, base.diagnostics, base.html, markdown=base.markdown
+            algorithm, coefficient, resolved, min_length, base.diagnostics, base.html,
+            markdown=base.markdown, metadata=base.metadata,
         )

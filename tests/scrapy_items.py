@@ -17,6 +17,10 @@ class ArticleItem(scrapy.Item):
     title = scrapy.Field()
     text = scrapy.Field()
     html = scrapy.Field()
+    authors = scrapy.Field()
+    date_published = scrapy.Field()
+    language = scrapy.Field()
+    canonical_url = scrapy.Field()
     cetd_flag = scrapy.Field()
     cetd_error = scrapy.Field()
 
@@ -27,6 +31,10 @@ class ArticleData:
     title: str | None = None
     text: str | None = None
     html: str | None = None
+    authors: list[str] | None = None
+    date_published: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
     cetd_flag: str | None = None
     cetd_error: str | None = None
 
@@ -37,5 +45,9 @@ class ArticleAttrs:
     title: str | None = None
     text: str | None = None
     html: str | None = None
+    authors: list[str] | None = None
+    date_published: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
     cetd_flag: str | None = None
     cetd_error: str | None = None

@@ -33,7 +33,7 @@ def test_extract_returns_text_html_and_title() -> None:
     assert isinstance(result, Extraction)
     assert "The first paragraph of the story" in result.text
     assert result.html.startswith('<html><head><meta charset="utf-8"><title>News</title></head><body>')
-    assert result.title == "News"
+    assert result.title == "News"  # the <h1> "Headline" shares no word with the <title>
     assert result.url == "https://example.com/a"
     assert result.algorithm == DEFAULT_ALGORITHM == "cetd-plus"
     assert result.threshold_coefficient == get_algorithm(DEFAULT_ALGORITHM).default_coefficient

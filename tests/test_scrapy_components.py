@@ -68,7 +68,11 @@ def test_defaults() -> None:
     assert config.options.threshold_coefficient == scrapy_cetd.get_algorithm(
         scrapy_cetd.DEFAULT_ALGORITHM
     ).default_coefficient
-    assert dict(config.output_fields) == {"text": "text", "html": "html", "title": "title"}
+    assert dict(config.output_fields) == {
+        name: name
+        for name in ("url", "title", "text", "authors", "date_published", "language", "canonical_url")
+    }
+    assert not config.options.html and config.options.metadata
     assert (config.flag_field, config.error_field, config.source_field) == ("cetd_flag", "cetd_error", "raw_html")
     assert (config.on_short_text, config.on_error, config.options.min_text_length) == ("flag", "keep", 0)
     assert config.workers == min(2, os.cpu_count() or 1)
@@ -178,11 +182,13 @@ def test_every_item_type_gets_the_content(item_type: type) -> None:
     response = components.download("http://site.test/river", RIVER)
     item = components.scrape(response, item_type(url=response.url))
     adapter = ItemAdapter(item)
-    assert adapter["title"] == "Volunteers pull two tonnes of rubbish from the Elm | Riverside Courier"
+    assert adapter["title"] == "Volunteers pull two tonnes of rubbish from the Elm"
     assert adapter["text"].splitlines()[0] == "Volunteers pull two tonnes of rubbish from the Elm"
     assert RIVER_FIRST in adapter["text"]
     assert "Garden centre" not in adapter["text"] and "Related stories" not in adapter["text"]
-    assert RIVER_FIRST in adapter["html"] and "Garden centre" not in adapter["html"]
+    assert not adapter.get("html")  # not among the default outputs
+    assert adapter["url"] == response.url and adapter["language"] == "en"
+    assert adapter["date_published"] == "2026-11-14" and adapter["authors"] == ["Maria Okafor"]
     assert adapter.get("cetd_flag") is None and adapter.get("cetd_error") is None
     assert components.stats == {"scrapy_cetd/pages/annotated": 1, "scrapy_cetd/items/extracted": 1}
 

@@ -49,8 +49,13 @@ def test_offline_crawl_writes_the_corpus(tmp_path: Path, start: str) -> None:
     assert set(by_path) == set(articles)
     for path, (title, first_paragraph) in articles.items():
         item = by_path[path]
-        assert list(item) == ["url", "title", "text", "html", "algorithm", "crawled_at"], path
-        assert item["title"] == title
+        assert list(item) == [
+            "url", "title", "authors", "date_published", "date_modified", "language", "site_name", "canonical_url",
+            "text", "html", "algorithm", "crawled_at",
+        ], path
+        assert item["title"] == title.split(" | ")[0]  # the headline, without the site's name
+        assert item["site_name"] == "The Riverside Courier" and item["language"] == "en-GB", path
+        assert item["authors"] and item["date_published"].startswith("2026-"), path
         assert first_paragraph in item["text"]
         assert "Privacy policy" not in item["text"] and "Newsletter" not in item["text"]
         assert item["html"].startswith("<html") and "<p>" in item["html"]

@@ -6,7 +6,18 @@ NEWSPIDER_MODULE = "news_corpus.spiders"
 
 # scrapy-cetd: the downloader middleware, the spider middleware and the pipeline.
 ADDONS = {"scrapy_cetd.Addon": 0}
-CETD_OUTPUT_FIELDS = {"title": "title", "text": "text", "html": "html", "algorithm": "algorithm"}
+CETD_OUTPUT_FIELDS = {
+    "title": "title",
+    "authors": "authors",
+    "date_published": "date_published",
+    "date_modified": "date_modified",
+    "language": "language",
+    "site_name": "site_name",
+    "canonical_url": "canonical_url",
+    "text": "text",
+    "html": "html",
+    "algorithm": "algorithm",
+}
 CETD_MIN_TEXT_LENGTH = 200  # shorter extractions are kept, with cetd_flag = "short_text"
 # Archive every response (WARC/1.1, gzip per record) to re-extract later: `scrapy-cetd warc`.
 CETD_WARC_PATH = "output/crawl.warc.gz"
@@ -17,7 +28,10 @@ FEEDS = {
         "format": "jsonlines",
         "encoding": "utf-8",
         "overwrite": True,
-        "fields": ["url", "title", "text", "html", "algorithm", "crawled_at", "cetd_flag", "cetd_error"],
+        "fields": [
+            "url", "title", "authors", "date_published", "date_modified", "language", "site_name", "canonical_url",
+            "text", "html", "algorithm", "crawled_at", "cetd_flag", "cetd_error",
+        ],
     },
 }
 

@@ -1,0 +1,199 @@
+"""Article metadata from small hand-made pages, one source kind each, plus conflicts and garbage."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scrapy_cetd import extract
+from scrapy_cetd.evaluation.metadata import score_author, score_date, score_title
+from scrapy_cetd.metadata import Metadata, clean_author, parse_date, strip_site_name
+
+BODY = "<p>" + "The council met on Tuesday to discuss the new bridge and its costs. " * 6 + "</p>"
+
+
+def page(head: str = "", body: str = "", lang: str = "") -> str:
+    attribute = f' lang="{lang}"' if lang else ""
+    return f"<html{attribute}><head><title>Page</title>{head}</head><body>{body}{BODY}</body></html>"
+
+
+def ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def meta_of(html: str, url: str | None = "https://news.example.com/story") -> Metadata:
+    result = extract(html, url=url)
+    assert result.metadata is not None
+    return result.metadata
+
+
+def test_json_ld_graph_with_author_reference() -> None:
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebSite", "@id": "#site", "name": "The Daily Example"},
+            {"@type": "Person", "@id": "#ann", "name": "Ann Lee"},
+            {
+                "@type": "NewsArticle", "headline": "Bridge costs double", "author": {"@id": "#ann"},
+                "datePublished": "2024-05-01T09:30:00+02:00", "dateModified": "2024-05-02",
+                "image": {"@type": "ImageObject", "url": "/img/bridge.jpg"}, "keywords": "bridge, council",
+                "articleSection": "Local",
+            },
+        ],
+    }
+    meta = meta_of(page(ld(graph)))
+    assert meta.title == "Bridge costs double"
+    assert meta.authors == ["Ann Lee"]
+    assert meta.date_published == "2024-05-01T09:30:00+02:00" and meta.date_modified == "2024-05-02"
+    assert meta.image == "https://news.example.com/img/bridge.jpg"
+    assert meta.tags == ["bridge", "council"] and meta.section == "Local"
+    assert meta.page_type == "NewsArticle" and meta.site_name == "The Daily Example"
+
+
+@pytest.mark.parametrize(
+    ("author", "names"),
+    [
+        ({"@type": "Person", "name": "By Ann Lee"}, ["Ann Lee"]),
+        ([{"@type": "Person", "name": "Ann Lee"}, {"@type": "Person", "name": "Bo Chen"}], ["Ann Lee", "Bo Chen"]),
+        (["Ann Lee", "Bo Chen"], ["Ann Lee", "Bo Chen"]),
+    ],
+)
+def test_json_ld_author_as_object_and_as_list(author: object, names: list[str]) -> None:
+    data = [{"@type": "BlogPosting", "headline": "H", "author": author}]
+    assert meta_of(page(ld(data))).authors == names
+
+
+def test_opengraph_tags_only() -> None:
+    head = (
+        '<meta property="og:title" content="Bridge costs double | The Daily Example">'
+        '<meta property="og:site_name" content="The Daily Example">'
+        '<meta property="article:published_time" content="2024-05-01T07:00:00Z">'
+        '<meta name="author" content="Ann Lee">'
+        '<meta property="og:type" content="article"><meta property="og:locale" content="en_GB">'
+        '<meta property="og:image" content="https://cdn.example.com/a.jpg">'
+        '<link rel="canonical" href="/story">'
+    )
+    meta = meta_of(page(head))
+    assert meta.title == "Bridge costs double"
+    assert meta.date_published == "2024-05-01T07:00:00+00:00"
+    assert meta.authors == ["Ann Lee"] and meta.page_type == "article" and meta.language == "en-GB"
+    assert meta.canonical_url == "https://news.example.com/story"
+
+
+def test_microdata_only() -> None:
+    body = (
+        '<article itemscope itemtype="https://schema.org/Article"><h2 itemprop="headline">Bridge costs double</h2>'
+        '<span itemprop="author" itemscope><span itemprop="name">Ann Lee</span></span>'
+        '<meta itemprop="datePublished" content="2024-05-01"></article>'
+    )
+    meta = meta_of(page(body=body))
+    assert (meta.title, meta.authors, meta.date_published) == ("Bridge costs double", ["Ann Lee"], "2024-05-01")
+
+
+def test_byline_only() -> None:
+    body = '<h1>Bridge costs double</h1><p class="byline">By Ann Lee and Bo Chen, Staff Reporters</p>'
+    meta = meta_of(page(body=body, lang="en"))
+    assert meta.authors == ["Ann Lee", "Bo Chen"] and meta.language == "en"
+
+
+@pytest.mark.parametrize(
+    ("title", "h1", "expected"),
+    [
+        ("Bridge costs double, council says | The Daily Example", "Bridge costs double", "Bridge costs double"),
+        ("Bridge costs double | The Daily Example", "Latest news", "Bridge costs double"),
+    ],
+)
+def test_the_h1_is_the_headline_when_it_agrees_with_the_title(title: str, h1: str, expected: str) -> None:
+    html = f"<html><head><title>{title}</title></head><body><h1>{h1}</h1>{BODY}</body></html>"
+    assert meta_of(html).title == expected
+
+
+def test_date_only_in_the_url() -> None:
+    meta = meta_of(page(), url="https://news.example.com/2024/05/01/bridge-costs-double/")
+    assert meta.date_published == "2024-05-01"
+
+
+def test_dateline_near_the_headline() -> None:
+    meta = meta_of(page(body="<h1>Bridge</h1><div>Updated May 4, 2024</div>"), url=None)
+    assert meta.date_published == "2024-05-04"
+
+
+def test_json_ld_wins_over_meta_tags() -> None:
+    head = ld({"@type": "Article", "headline": "From JSON-LD", "author": "Ann Lee", "datePublished": "2024-05-01"}) + (
+        '<meta property="og:title" content="From OpenGraph"><meta name="author" content="Bo Chen">'
+        '<meta property="article:published_time" content="2023-01-01">'
+    )
+    meta = meta_of(page(head))
+    assert (meta.title, meta.authors, meta.date_published) == ("From JSON-LD", ["Ann Lee"], "2024-05-01")
+
+
+def test_garbage_gives_no_value_and_no_exception() -> None:
+    head = (
+        '<script type="application/ld+json">{"@type": "Article", "headline": </script>'
+        '<meta property="article:published_time" content="not a date">'
+        '<meta name="author" content="https://www.facebook.com/example">'
+        '<meta property="article:author" content="editor@example.com">'
+    )
+    meta = meta_of(page(head), url="https://news.example.com/story")
+    assert meta.authors == [] and meta.date_published is None
+    assert meta.title == "Page"
+
+
+def test_without_metadata_the_title_is_the_pages() -> None:
+    result = extract(page(ld({"@type": "Article", "headline": "H"})), with_metadata=False)
+    assert result.metadata is None and result.title == "Page"
+    assert "metadata" in result.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2024-05-01T09:30:00.000Z", "2024-05-01T09:30:00+00:00"),
+        ("2024-05-01T09:30:00-0500", "2024-05-01T09:30:00-05:00"),
+        ("May 4th, 2023", "2023-05-04"),
+        ("4. Mai 2023", "2023-05-04"),
+        ("04.05.2023", "2023-05-04"),
+        ("2024-02-30", None),
+        ("&amp;#8211;", None),
+        ("yesterday", None),
+        (None, None),
+    ],
+)
+def test_parse_date(text: str | None, expected: str | None) -> None:
+    assert parse_date(text) == expected
+
+
+def test_clean_author() -> None:
+    assert clean_author("By Maria Okafor 2026-11-14") == ["Maria Okafor"]
+    assert clean_author("Dylan Bailey, MS, RD") == ["Dylan Bailey"]
+    assert clean_author("ann@example.com") == clean_author("https://example.com/ann") == []
+    assert clean_author(42) == []
+
+
+def test_strip_site_name() -> None:
+    assert strip_site_name("Bridge costs double | The Daily Example", ["The Daily Example"]) == "Bridge costs double"
+    assert strip_site_name("The Daily Example - Bridge costs double", ["The Daily Example"]) == "Bridge costs double"
+    assert strip_site_name("Cats: a history of the house cat", []) == "Cats: a history of the house cat"
+
+
+def test_scores() -> None:
+    assert score_title("Bridge costs double!", "bridge costs DOUBLE") == (True, 1.0)
+    assert score_title("Bridge costs", "Bridge costs double")[1] == pytest.approx(0.8)
+    assert score_author(["Ann Lee", "Bo Chen"], "Ann Lee and Bo Chen")
+    assert not score_author(["Bo Chen"], "Ann Lee")
+    assert score_date("2024-05-01T23:00:00+00:00", "2024-05-01") and not score_date(None, "2024-05-01")
+
+
+def test_language_detected_when_the_page_declares_none() -> None:
+    pytest.importorskip("py3langid")  # the ``metadata`` extra (in ``test``)
+    assert meta_of(page()).language == "en"
+    german = "<p>" + "Der Gemeinderat hat am Dienstag über die neue Brücke und ihre Kosten beraten. " * 6 + "</p>"
+    assert meta_of(f"<html><body>{german}</body></html>").language == "de"
+    assert meta_of(page(lang="fr-ca")).language == "fr-CA"  # declared wins, as BCP 47
+
+
+def test_byline_labels_run_into_names() -> None:
+    assert clean_author("Reyan PerumalPublished Dec 3") == ["Reyan Perumal"]
+    assert clean_author("DeMarco Jones") == ["DeMarco Jones"]
+    assert clean_author("Feb") == clean_author("Coming Soon! New colours") == []
