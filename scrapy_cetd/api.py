@@ -35,6 +35,7 @@ def extract(
     content_type: str | None = None,
     diagnostics: bool = False,
     with_html: bool = True,
+    with_comments: bool = False,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of a page.
@@ -44,6 +45,8 @@ def extract(
     no text) gives an empty :class:`Extraction` whose ``reason`` says why.  Unknown
     algorithms and out-of-range options raise ``ValueError``.  ``with_html=False`` skips
     the cleaned HTML (``html`` is then empty), for callers that want the text only.
+    ``with_comments=True`` fills ``comments`` with the page's comment section, which is
+    never part of ``text`` (found by ``cetd-plus``; empty for the other algorithms).
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
@@ -51,7 +54,7 @@ def extract(
         root = parse_html(html, content_type=content_type)
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, url, coefficient)
-    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics, with_html)
+    return _run(Page.from_tree(root, url), algorithm, coefficient, resolved, diagnostics, with_html, with_comments)
 
 
 def extract_tree(
@@ -62,6 +65,7 @@ def extract_tree(
     threshold_coefficient: float | None = None,
     diagnostics: bool = False,
     with_html: bool = True,
+    with_comments: bool = False,
     **params: Any,
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
@@ -72,7 +76,7 @@ def extract_tree(
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     page = tree if isinstance(tree, Page) else Page.from_tree(tree, url)
-    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html)
+    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html, with_comments)
 
 
 extract_page = extract_tree
@@ -96,8 +100,23 @@ def _node_table(page: Page, selection: Selection) -> list[dict[str, Any]]:
     ]
 
 
+def _comments(page: Page, selection: Selection) -> str:
+    """The text of the comment sections the algorithm found, through the one renderer."""
+    sections = selection.comments() if selection.comments is not None else set()
+    if not sections:
+        return ""
+    found = Selection(threshold=None, subtrees=sections, dedupe_min_chars=selection.dedupe_min_chars)
+    return render(page, found, with_html=False)[0]
+
+
 def _run(
-    page: Page, algorithm: str, coefficient: float, params: dict[str, Any], diagnostics: bool, with_html: bool
+    page: Page,
+    algorithm: str,
+    coefficient: float,
+    params: dict[str, Any],
+    diagnostics: bool,
+    with_html: bool,
+    with_comments: bool = False,
 ) -> Extraction:
     if page.is_frameset or not page.chars or page.chars[0] == 0:
         reason = "frameset" if page.is_frameset else "no-text"
@@ -122,4 +141,5 @@ def _run(
         url=page.url,
         reason=None if text else "nothing-selected",
         diagnostics=info,
+        comments=_comments(page, selection) if with_comments else "",
     )

@@ -57,6 +57,7 @@ from ..extraction import Selection
 from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
+from .labels import COMMENT, label_of
 
 __all__ = ["filter_blocks", "main_region", "plus_selection", "removed_roots"]
 
@@ -72,6 +73,9 @@ PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
 #: a comment or review is an item of at most this share of the top block's characters.
 PROSE_MIN_PARAGRAPHS = 5
 ITEM_MAX_SHARE = 0.25
+#: Rule 9: a part labelled as noise (not as comments) is removed only if it holds at most
+#: this share of the top block's characters.
+NOISE_MAX_SHARE = 0.5
 #: Rule 3: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
@@ -340,26 +344,78 @@ def _rescue_structures(page: Page, blocks: list[int], counts: _Counts, info: dic
     return rescued
 
 
-def _prune_link_dense(
-    page: Page, blocks: list[int], counts: _Counts, link_prune: float, info: dict[str, Any]
-) -> list[bool]:
-    """Rule 7: inside a kept block whose link density is below
-    ``PRUNE_BLOCK_MAX_LINK_DENSITY``, the highest block-level descendants with
-    ``LC >= link_prune * C`` are dropped.  Returns the removal flags with them added."""
+def _label(page: Page, i: int) -> str | None:
+    """The class/id label of element ``i`` (:func:`~.labels.label_of`), ``None`` without one."""
+    element = page.elements[i]
+    class_value = element.get("class")
+    id_value = element.get("id")
+    if class_value is None and id_value is None:
+        return None
+    return label_of(f"{class_value or ''} {id_value or ''}")
+
+
+def _prune(
+    page: Page, blocks: list[int], top: int, counts: _Counts, link_prune: float, info: dict[str, Any]
+) -> tuple[list[int], list[bool], list[int]]:
+    """Rules 7 and 9: drop what the page labels as not the story, and link-dense parts.
+
+    Rule 9 (labels, :mod:`.labels`), never applied to the top block or its ancestors: a
+    kept block lying in a labelled element below its common ancestor with the top block is
+    dropped; inside a kept block, the highest labelled descendants are removed.  A comment
+    label always counts (unless the top block itself lies in a comment section: a forum
+    or a comment page); another label only on a part of at most ``NOISE_MAX_SHARE`` of the
+    top block's characters.
+
+    Rule 7: inside a kept block whose link density is below ``PRUNE_BLOCK_MAX_LINK_DENSITY``,
+    the highest block-level descendants with ``LC >= link_prune * C`` are removed.
+
+    A block nested in one already scanned is skipped (the outer scan saw its descendants,
+    with the same per-element tests), so each element is scanned at most once: linear in
+    the page at any nesting depth.  Returns the blocks kept, the removal flags with the
+    pruned subtrees added, and the comment sections found.
+    """
     removed = counts.removed[:]
     chars, link_chars = counts.chars, counts.link_chars
-    tags, end = page.tags, page.end
+    tags, end, parent = page.tags, page.end, page.parent
+    top_path = page.path_to_body(top)
+    on_top_path = set(top_path)
+    in_comments = any(_label(page, x) == COMMENT for x in top_path[:-1])
+    noise_max = NOISE_MAX_SHARE * chars[top]
+
+    def unwanted(i: int) -> bool:
+        label = _label(page, i)
+        if label is None:
+            return False
+        if label == COMMENT:
+            return not in_comments
+        return chars[i] <= noise_max
+
+    kept = []
+    labelled = []
+    for block in sorted(blocks):
+        x = block
+        while block != top and x not in on_top_path and not unwanted(x):
+            x = parent[x]
+        if block != top and x not in on_top_path:
+            labelled.append(x)
+        else:
+            kept.append(block)
     pruned = []
-    for block in blocks:
+    scanned_until = 0
+    for block in kept:
+        if block < scanned_until or not chars[block]:
+            continue  # inside a block already scanned (its scan covered this one)
+        scanned_until = end[block]
         c = chars[block]
-        if not c or link_chars[block] >= PRUNE_BLOCK_MAX_LINK_DENSITY * c:
-            continue
+        prune_links = link_prune <= 1.0 and link_chars[block] < PRUNE_BLOCK_MAX_LINK_DENSITY * c
         node = block + 1  # a preorder scan of the descendants, skipping decided subtrees
         while node < end[block]:
             c = chars[node]
             if not c or removed[node]:
                 node = end[node]
-            elif tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c:
+            elif (prune_links and tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c) or (
+                node not in on_top_path and unwanted(node)
+            ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
                 node = end[node]
@@ -367,7 +423,33 @@ def _prune_link_dense(
                 node += 1
     if pruned:
         info["pruned"] = [page.describe(i) for i in sorted(pruned)]
-    return removed
+    if labelled:
+        info["dropped_labelled"] = [page.describe(i) for i in sorted(set(labelled))]
+    comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if _label(page, i) == COMMENT]
+    return kept, removed, comments
+
+
+def _comment_sections(page: Page, top: int, removed: list[bool], found: list[int]) -> set[int]:
+    """The page's comment sections: the highest comment-labelled elements with text (rule
+    9), those pruned from the content (``found``) and any elsewhere on the page, except
+    on the top block's path (where the whole page is a comment or forum page: none)."""
+    top_path = page.path_to_body(top)
+    if any(_label(page, x) == COMMENT for x in top_path[:-1]):
+        return set()
+    on_top_path = set(top_path)
+    chars, end = page.chars, page.end
+    sections = set(found)
+    node = 1
+    n = len(page)
+    while node < n:
+        if not chars[node] or removed[node] or node in sections:
+            node = end[node]
+        elif node not in on_top_path and _label(page, node) == COMMENT:
+            sections.add(node)
+            node = end[node]
+        else:
+            node += 1
+    return sections
 
 
 def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> tuple[set[int], set[int]]:
@@ -426,24 +508,32 @@ def plus_selection(
     density = composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
     removed = counts.removed
     info: dict[str, Any] = {"removed": [page.describe(r) for r in roots]}
-    n = len(page)
-    if n <= 1 or counts.chars[0] == 0:
+    if counts.chars[0] == 0:
         return Selection(threshold=None, diagnostics=info)
+    if page.block_starts[-1] == 1:
+        # Nothing block-level under body (a fragment: plain text, or text with inline
+        # markup only): it is one block, all of it content.
+        info["fragment"] = True
+        return Selection(threshold=None, subtrees={0}, diagnostics=info)
     density_sum = _density_sums(page, density, roots)
     top = top_block(density_sum)
     threshold = densitysum_threshold(page, density, top, coefficient)
     info["top_block"] = page.describe(top)
     info["threshold"] = threshold
     report: Callable[[], list[tuple[int, float, str]]] = lambda: []  # noqa: E731
+    comment_roots: list[int] = []
     if threshold <= 0:
         blocks = [0]
     else:
         marked = extract_content(page, (density >= threshold).tolist(), subtree_best(page, density_sum), top)
         blocks, report = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
         blocks += _rescue_structures(page, blocks, counts, info)
-        if link_prune <= 1.0:
-            removed = _prune_link_dense(page, blocks, counts, link_prune, info)
+        blocks, removed, comment_roots = _prune(page, blocks, top, counts, link_prune, info)
     subtrees, runs = _selection_of_blocks(page, blocks, removed)
+    found = comment_roots if threshold > 0 else []
+
+    def comments() -> set[int]:
+        return _comment_sections(page, top, counts.removed, found)
 
     def explain() -> dict[str, Any]:
         return {
@@ -460,6 +550,7 @@ def plus_selection(
         diagnostics=info,
         dedupe_min_chars=dedupe_min_chars,
         explain=explain,
+        comments=comments,
     )
 
 
