@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from ..extraction import Selection
-from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag
+from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag, normalize_space
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
 from .labels import COMMENT, label_of
@@ -76,6 +76,8 @@ ITEM_MAX_SHARE = 0.25
 #: Rule 9: a part labelled as noise (not as comments) is removed only if it holds at most
 #: this share of the top block's characters.
 NOISE_MAX_SHARE = 0.5
+#: Rule 10: form parts (a drop-down's options, a sign-up form) are not the story.
+FORM_TAGS = frozenset({"select", "form"})
 #: Rule 3: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
@@ -354,6 +356,13 @@ def _label(page: Page, i: int) -> str | None:
     return label_of(f"{class_value or ''} {id_value or ''}")
 
 
+def _is_headline(page: Page, i: int, title: str) -> bool:
+    """Rule 11: the element's text, whitespace collapsed, lies within the page's ``<title>``
+    (case ignored): the story's headline, which belongs in ``title``, not in ``text``."""
+    text = normalize_space("".join(page.elements[i].itertext())).casefold()
+    return bool(text) and text in title.casefold()
+
+
 def _prune(
     page: Page, blocks: list[int], top: int, counts: _Counts, link_prune: float, info: dict[str, Any]
 ) -> tuple[list[int], list[bool], list[int]]:
@@ -382,7 +391,14 @@ def _prune(
     in_comments = any(_label(page, x) == COMMENT for x in top_path[:-1])
     noise_max = NOISE_MAX_SHARE * chars[top]
 
+    title = page.title or ""
+
     def unwanted(i: int) -> bool:
+        tag = tags[i]
+        if tag in FORM_TAGS:
+            return True
+        if tag == "h1":
+            return bool(title) and _is_headline(page, i, title)
         label = _label(page, i)
         if label is None:
             return False
