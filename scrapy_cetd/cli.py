@@ -115,6 +115,7 @@ def _extract_command(args: argparse.Namespace) -> int:
             threshold_coefficient=args.threshold_coefficient,
             content_type=args.content_type,
             diagnostics=args.diagnostics,
+            with_comments=args.format == "json",
             **params,
         )
         if result.reason and result.reason.startswith(_BAD_INPUT_REASONS):

@@ -241,6 +241,7 @@ class ContentExtractionPipeline:
             "html": result.html,
             "title": result.title,
             "algorithm": result.algorithm,
+            "comments": result.comments,
         }
         for output, field_name in self.config.output_fields.items():
             value = _diagnostics(result) if output == "diagnostics" else values[output]

@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 #: What the pipeline can write into an item.
-OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm")
+OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm", "comments")
 DEFAULT_OUTPUT_FIELDS = {"text": "text", "html": "html", "title": "title"}
 DEFAULT_MAX_SIZE = 16 * 1024 * 1024
 #: Extraction runs in this many worker processes by default, off the reactor thread: two
@@ -69,6 +69,8 @@ class ExtractionOptions:
     diagnostics: bool
     #: Render the cleaned HTML (only when an item field receives it).
     html: bool = True
+    #: Find the comment section (only when an item field receives it).
+    comments: bool = False
 
     def keywords(self) -> dict[str, Any]:
         """Keyword arguments for :func:`scrapy_cetd.extract_tree`."""
@@ -77,6 +79,7 @@ class ExtractionOptions:
             "threshold_coefficient": self.threshold_coefficient,
             "diagnostics": self.diagnostics,
             "with_html": self.html,
+            "with_comments": self.comments,
             **dict(self.params),
         }
 
@@ -192,6 +195,7 @@ class CetdConfig:
                 min_text_length,
                 diagnostics="diagnostics" in output_fields,
                 html="html" in output_fields,
+                comments="comments" in output_fields,
             ),
             output_fields=output_fields,
             on_short_text=_choice("CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")),
@@ -247,4 +251,6 @@ class CetdConfig:
             algorithm, coefficient, params, "meta['cetd_threshold_coefficient']", "meta['cetd_params']"
         )
         min_length = _count("meta['cetd_min_text_length']", meta.get("cetd_min_text_length", base.min_text_length))
-        return ExtractionOptions(algorithm, coefficient, resolved, min_length, base.diagnostics, base.html)
+        return ExtractionOptions(
+            algorithm, coefficient, resolved, min_length, base.diagnostics, base.html, comments=base.comments
+        )

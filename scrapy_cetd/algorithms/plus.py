@@ -45,6 +45,7 @@ the main region, the top block, and for each block of the walk why it was kept o
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -78,6 +79,10 @@ ITEM_MAX_SHARE = 0.25
 NOISE_MAX_SHARE = 0.5
 #: Rule 10: form parts (a drop-down's options, a sign-up form) are not the story.
 FORM_TAGS = frozenset({"select", "form"})
+#: Rule 12: class words of a byline, the end of a story's header.
+_BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
+#: ... when those blocks hold at most this share of the top block's characters.
+HEADER_MAX_SHARE = 0.15
 #: Rule 3: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
@@ -363,6 +368,33 @@ def _is_headline(page: Page, i: int, title: str) -> bool:
     return bool(text) and text in title.casefold()
 
 
+def _after_story_header(page: Page, kept: list[int], top: int, title: str, info: dict[str, Any]) -> list[int]:
+    """Rule 12: kept blocks before the top block that precede its header's last marker (a
+    byline: an element labelled byline, author or date, a ``<time>``; or the headline) are
+    the story's header (a standfirst, a kicker), not its body: dropped."""
+    tags, end = page.tags, page.end
+    marker = -1
+    i = kept[0]
+    while i < top:
+        tag = tags[i]
+        if tag == "time" or (tag == "h1" and title and _is_headline(page, i, title)):
+            marker = i
+        else:
+            element = page.elements[i]
+            value = element.get("class")
+            if value is not None and _BYLINE.search(value.lower()):
+                marker = i
+        i += 1
+    if marker < 0:
+        return kept
+    header = [b for b in kept if end[b] <= marker]
+    if sum(page.chars[b] for b in header) > HEADER_MAX_SHARE * page.chars[top]:
+        return kept
+    if header:
+        info["story_header"] = [page.describe(b) for b in header]
+    return [b for b in kept if end[b] > marker]
+
+
 def _prune(
     page: Page, blocks: list[int], top: int, counts: _Counts, link_prune: float, info: dict[str, Any]
 ) -> tuple[list[int], list[bool], list[int]]:
@@ -416,6 +448,8 @@ def _prune(
             labelled.append(x)
         else:
             kept.append(block)
+    if kept and kept[0] < top:
+        kept = _after_story_header(page, kept, top, title, info)
     pruned = []
     scanned_until = 0
     for block in kept:
