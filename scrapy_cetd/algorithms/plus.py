@@ -79,6 +79,10 @@ ITEM_MAX_SHARE = 0.25
 NOISE_MAX_SHARE = 0.5
 #: Rule 10: form parts (a drop-down's options, a sign-up form) are not the story.
 FORM_TAGS = frozenset({"select", "form"})
+#: Rule 9: the elements whose labels are read: containers, and the parts named by their tag
+#: (rules 10-11).  Paragraphs, list items and inline elements are not read: fewer reads, and
+#: on the tuning half F1 0.8862 -> 0.8863 (articles 0.9573 -> 0.9578) without them.
+LABELLED_TAGS = frozenset("article aside div dl figure footer form h1 header nav ol section select table ul".split())
 #: Rule 12: class words of a byline, the end of a story's header.
 _BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
 #: ... when those blocks hold at most this share of the top block's characters.
@@ -379,7 +383,7 @@ def _after_story_header(page: Page, kept: list[int], top: int, title: str, info:
         tag = tags[i]
         if tag == "time" or (tag == "h1" and title and _is_headline(page, i, title)):
             marker = i
-        else:
+        elif tag in LABELLED_TAGS:
             element = page.elements[i]
             value = element.get("class")
             if value is not None and _BYLINE.search(value.lower()):
@@ -427,6 +431,8 @@ def _prune(
 
     def unwanted(i: int) -> bool:
         tag = tags[i]
+        if tag not in LABELLED_TAGS:
+            return False
         if tag in FORM_TAGS:
             return True
         if tag == "h1":
@@ -440,14 +446,20 @@ def _prune(
 
     kept = []
     labelled = []
+    #: The labelled element each walked element lies in (-1: none, as on the top block's path).
+    lies_in = dict.fromkeys(on_top_path, -1)
     for block in sorted(blocks):
+        walked = []
         x = block
-        while block != top and x not in on_top_path and not unwanted(x):
+        while x not in lies_in and not unwanted(x):
+            walked.append(x)
             x = parent[x]
-        if block != top and x not in on_top_path:
-            labelled.append(x)
-        else:
+        found = lies_in.setdefault(x, x)
+        lies_in.update(dict.fromkeys(walked, found))
+        if block == top or found < 0:
             kept.append(block)
+        else:
+            labelled.append(found)
     if kept and kept[0] < top:
         kept = _after_story_header(page, kept, top, title, info)
     pruned = []
@@ -464,7 +476,7 @@ def _prune(
             if not c or removed[node]:
                 node = end[node]
             elif (prune_links and tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c) or (
-                node not in on_top_path and unwanted(node)
+                tags[node] in LABELLED_TAGS and node not in on_top_path and unwanted(node)
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
