@@ -87,6 +87,8 @@ LABELLED_TAGS = frozenset("article aside div dl figure footer form h1 header nav
 _BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
 #: ... when those blocks hold at most this share of the top block's characters.
 HEADER_MAX_SHARE = 0.15
+#: ... read on these tags too (a byline is often a paragraph or a span).
+BYLINE_TAGS = frozenset({"p", "span"})
 #: Rule 3: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
@@ -373,17 +375,18 @@ def _is_headline(page: Page, i: int, title: str) -> bool:
 
 
 def _after_story_header(page: Page, kept: list[int], top: int, title: str, info: dict[str, Any]) -> list[int]:
-    """Rule 12: kept blocks before the top block that precede its header's last marker (a
-    byline: an element labelled byline, author or date, a ``<time>``; or the headline) are
-    the story's header (a standfirst, a kicker), not its body: dropped."""
-    tags, end = page.tags, page.end
+    """Rule 12: kept blocks before the top block that start before or at its header's last
+    marker (a byline: an element labelled byline, author or date, a ``<time>``; or the
+    headline) are the story's header (a standfirst, a kicker, the byline), not its body:
+    dropped, when they hold at most ``HEADER_MAX_SHARE`` of the top block's characters."""
+    tags = page.tags
     marker = -1
     i = kept[0]
     while i < top:
         tag = tags[i]
         if tag == "time" or (tag == "h1" and title and _is_headline(page, i, title)):
             marker = i
-        elif tag in LABELLED_TAGS:
+        elif tag in LABELLED_TAGS or tag in BYLINE_TAGS:
             element = page.elements[i]
             value = element.get("class")
             if value is not None and _BYLINE.search(value.lower()):
@@ -391,12 +394,12 @@ def _after_story_header(page: Page, kept: list[int], top: int, title: str, info:
         i += 1
     if marker < 0:
         return kept
-    header = [b for b in kept if end[b] <= marker]
+    header = [b for b in kept if b <= marker]
     if sum(page.chars[b] for b in header) > HEADER_MAX_SHARE * page.chars[top]:
         return kept
     if header:
         info["story_header"] = [page.describe(b) for b in header]
-    return [b for b in kept if end[b] > marker]
+    return [b for b in kept if b > marker]
 
 
 def _prune(
