@@ -87,6 +87,9 @@ LABELLED_TAGS = frozenset("article aside div dl figure footer form h1 header nav
 _BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
 #: ... when those blocks hold at most this share of the top block's characters.
 HEADER_MAX_SHARE = 0.15
+#: ... and inside the top block, among its first children, a byline of at most this length.
+HEADER_CHILDREN = 4
+BYLINE_MAX_CHARS = 200
 #: ... read on these tags too (a byline is often a paragraph or a span).
 BYLINE_TAGS = frozenset({"p", "span"})
 #: Rule 3: elements that are never a block, nor is anything inside them (besides links).
@@ -402,6 +405,22 @@ def _after_story_header(page: Page, kept: list[int], top: int, title: str, info:
     return [b for b in kept if b > marker]
 
 
+def _byline_in_top(page: Page, top: int, removed: list[bool]) -> list[int]:
+    """Rule 12, inside the top block: among its first ``HEADER_CHILDREN`` children, a
+    ``<time>`` or an element labelled byline, author or date, of at most
+    ``BYLINE_MAX_CHARS`` characters, is the story's byline: removed (flags set in place)."""
+    tags, end, chars = page.tags, page.end, page.chars
+    found = []
+    for child in page.children_of(top)[:HEADER_CHILDREN]:
+        if not chars[child] or chars[child] > BYLINE_MAX_CHARS:
+            continue
+        value = page.elements[child].get("class") if tags[child] != "time" else "time"
+        if value is not None and _BYLINE.search(value.lower()):
+            removed[child : end[child]] = [True] * (end[child] - child)
+            found.append(child)
+    return found
+
+
 def _prune(
     page: Page, blocks: list[int], top: int, counts: _Counts, link_prune: float, info: dict[str, Any]
 ) -> tuple[list[int], list[bool], list[int]]:
@@ -465,7 +484,7 @@ def _prune(
             labelled.append(found)
     if kept and kept[0] < top:
         kept = _after_story_header(page, kept, top, title, info)
-    pruned = []
+    pruned = _byline_in_top(page, top, removed)
     scanned_until = 0
     for block in kept:
         if block < scanned_until or not chars[block]:
