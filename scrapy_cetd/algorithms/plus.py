@@ -3,8 +3,10 @@
 Faithful CECTD-DS (seed 000; ``ALGORITHMS.md`` section 1) on the shared page model: the
 same parse and statistics, the threshold and ``ExtractContent`` walk of the paper's
 Algorithm 2.  On top of it, rules chosen on the first half of the WCXB dev pages (the
-first 749 sorted ids) and checked on the other half; each is a structural rule, with no
-class or id names and no per-site knowledge:
+first 749 sorted ids) and checked on the other half, with no per-site knowledge; rules
+1-8 are structural, rules 9-12 (issue 14) also read the labels pages give their parts
+(class and id words, :mod:`.labels`), only inside the blocks the density statistics chose
+(measurements: ``docs/cetd-plus.md``):
 
 1. ``<noscript>`` is ordinary content (the page model already does this).
 2. Removed subtrees: ``dialog``, ``footer`` and ``figcaption`` elements,
@@ -38,6 +40,19 @@ class or id names and no per-site knowledge:
    overall F1 within noise on the held-out half).
 8. Each text line of ``dedupe_min_chars`` or more characters is emitted once per page
    (the renderer's opt-in :attr:`Selection.dedupe_min_chars`).
+9. Labels (:func:`_prune`): a kept block lying in an element labelled as comments or as
+   noise (author, bio, sidebar, social, related, byline, caption, gallery, newsletter,
+   ...) below its common ancestor with the top block is dropped, and such labelled parts
+   inside kept blocks are removed; never the top block or its ancestors; a noise label
+   only on a part of at most ``NOISE_MAX_SHARE`` of the top block's characters; comment
+   labels not at all when the top block lies in a comment section (forums).  The comment
+   sections are offered as the ``comments`` output (:attr:`Selection.comments`).
+10. Form parts: ``select`` and a ``form`` off the top block's path are removed.
+11. The headline: an ``h1`` whose text lies within the page's ``<title>`` is removed (the
+    headline is the ``title`` output, not the text).
+12. The story's header: short kept blocks before the top block up to its byline (a
+    standfirst, the byline) are dropped, and a short byline among the top block's first
+    children is removed.
 
 Every decision is recorded in the selection's diagnostics: removed and pruned subtrees,
 the main region, the top block, and for each block of the walk why it was kept or dropped.
@@ -606,13 +621,16 @@ def plus_selection(
     info["threshold"] = threshold
     report: Callable[[], list[tuple[int, float, str]]] = lambda: []  # noqa: E731
     comment_roots: list[int] = []
+    filtered: set[int] = set()
     if threshold <= 0:
         blocks = [0]
     else:
         marked = extract_content(page, (density >= threshold).tolist(), subtree_best(page, density_sum), top)
         blocks, report = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info)
         blocks += _rescue_structures(page, blocks, counts, info)
+        filtered = set(blocks)
         blocks, removed, comment_roots = _prune(page, blocks, top, counts, link_prune, info)
+        filtered.difference_update(blocks)
     subtrees, runs = _selection_of_blocks(page, blocks, removed)
     found = comment_roots if threshold > 0 else []
 
@@ -622,7 +640,13 @@ def plus_selection(
     def explain() -> dict[str, Any]:
         return {
             "blocks": [
-                {"node": page.describe(node), "density_sum": value, "decision": decision}
+                {
+                    "node": page.describe(node),
+                    "density_sum": value,
+                    "decision": "dropped: in a labelled part or the story's header (rules 9-12)"
+                    if node in filtered
+                    else decision,
+                }
                 for node, value, decision in report()
             ]
         }
