@@ -104,6 +104,8 @@ _BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
 HEADER_MAX_SHARE = 0.15
 #: ... and inside the top block, among its first children, a byline of at most this length.
 HEADER_CHILDREN = 4
+#: ... and before the top block, the byline is looked for among this many elements.
+HEADER_SCAN = 100
 BYLINE_MAX_CHARS = 200
 #: ... read on these tags too (a byline is often a paragraph or a span).
 BYLINE_TAGS = frozenset({"p", "span"})
@@ -399,17 +401,16 @@ def _after_story_header(page: Page, kept: list[int], top: int, title: str, info:
     dropped, when they hold at most ``HEADER_MAX_SHARE`` of the top block's characters."""
     tags = page.tags
     marker = -1
-    i = kept[0]
-    while i < top:
+    for i in range(top - 1, max(kept[0], top - HEADER_SCAN) - 1, -1):  # the last marker first
         tag = tags[i]
         if tag == "time" or (tag == "h1" and title and _is_headline(page, i, title)):
             marker = i
-        elif tag in LABELLED_TAGS or tag in BYLINE_TAGS:
-            element = page.elements[i]
-            value = element.get("class")
+            break
+        if tag in LABELLED_TAGS or tag in BYLINE_TAGS:
+            value = page.elements[i].get("class")
             if value is not None and _BYLINE.search(value.lower()):
                 marker = i
-        i += 1
+                break
     if marker < 0:
         return kept
     header = [b for b in kept if b <= marker]
@@ -426,13 +427,16 @@ def _byline_in_top(page: Page, top: int, removed: list[bool]) -> list[int]:
     ``BYLINE_MAX_CHARS`` characters, is the story's byline: removed (flags set in place)."""
     tags, end, chars = page.tags, page.end, page.chars
     found = []
-    for child in page.children_of(top)[:HEADER_CHILDREN]:
-        if not chars[child] or chars[child] > BYLINE_MAX_CHARS:
-            continue
-        value = page.elements[child].get("class") if tags[child] != "time" else "time"
-        if value is not None and _BYLINE.search(value.lower()):
-            removed[child : end[child]] = [True] * (end[child] - child)
-            found.append(child)
+    child = top + 1
+    for _ in range(HEADER_CHILDREN):  # the first children, jumping over their subtrees
+        if child >= end[top]:
+            break
+        if chars[child] and chars[child] <= BYLINE_MAX_CHARS:
+            value = page.elements[child].get("class") if tags[child] != "time" else "time"
+            if value is not None and _BYLINE.search(value.lower()):
+                removed[child : end[child]] = [True] * (end[child] - child)
+                found.append(child)
+        child = end[child]
     return found
 
 
