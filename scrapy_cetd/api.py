@@ -38,6 +38,7 @@ def extract(
     with_html: bool = True,
     with_markdown: bool = False,
     with_metadata: bool = True,
+    with_comments: bool = False,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of a page.
@@ -50,6 +51,8 @@ def extract(
     ``with_markdown=True`` adds ``markdown``, rendered from the same selection.
     ``with_metadata=False`` skips the article metadata (``metadata`` is then ``None`` and
     ``title`` the page's ``<title>``).
+    ``with_comments=True`` fills ``comments`` with the page's comment section, which is
+    never part of ``text`` (found by ``cetd-plus``; empty for the other algorithms).
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
@@ -58,7 +61,10 @@ def extract(
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, url, coefficient)
     page = Page.from_tree(root, url)
-    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html, with_markdown, with_metadata)
+    return _run(
+        page, algorithm, coefficient, resolved, diagnostics,
+        with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,
+    )
 
 
 def extract_tree(
@@ -71,6 +77,7 @@ def extract_tree(
     with_html: bool = True,
     with_markdown: bool = False,
     with_metadata: bool = True,
+    with_comments: bool = False,
     **params: Any,
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
@@ -81,7 +88,10 @@ def extract_tree(
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     page = tree if isinstance(tree, Page) else Page.from_tree(tree, url)
-    return _run(page, algorithm, coefficient, resolved, diagnostics, with_html, with_markdown, with_metadata)
+    return _run(
+        page, algorithm, coefficient, resolved, diagnostics,
+        with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,
+    )
 
 
 extract_page = extract_tree
@@ -105,15 +115,26 @@ def _node_table(page: Page, selection: Selection) -> list[dict[str, Any]]:
     ]
 
 
+def _comments(page: Page, selection: Selection) -> str:
+    """The text of the comment sections the algorithm found, through the one renderer."""
+    sections = selection.comments() if selection.comments is not None else set()
+    if not sections:
+        return ""
+    found = Selection(threshold=None, subtrees=sections, dedupe_min_chars=selection.dedupe_min_chars)
+    return render(page, found, with_html=False)[0]
+
+
 def _run(
     page: Page,
     algorithm: str,
     coefficient: float,
     params: dict[str, Any],
     diagnostics: bool,
+    *,
     with_html: bool,
-    with_markdown: bool = False,
-    with_metadata: bool = True,
+    with_markdown: bool,
+    with_metadata: bool,
+    with_comments: bool,
 ) -> Extraction:
     if page.is_frameset or not page.chars or page.chars[0] == 0:
         reason = "frameset" if page.is_frameset else "no-text"
@@ -146,4 +167,5 @@ def _run(
         diagnostics=info,
         markdown=markdown,
         metadata=metadata,
+        comments=_comments(page, selection) if with_comments else "",
     )

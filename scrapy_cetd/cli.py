@@ -131,6 +131,7 @@ def _extract_command(args: argparse.Namespace) -> int:
             content_type=args.content_type,
             diagnostics=args.diagnostics,
             with_markdown=args.format == "markdown",
+            with_comments=args.format == "json",
             **params,
         )
         if result.reason and result.reason.startswith(_BAD_INPUT_REASONS):

@@ -34,6 +34,9 @@ class Selection:
     diagnostics: dict[str, Any] = field(default_factory=dict)
     dedupe_min_chars: int = 0
     explain: Callable[[], dict[str, Any]] | None = None
+    #: The comment sections (element indices) kept out of the content, if the algorithm
+    #: finds them; called only when the ``comments`` output is asked for.
+    comments: Callable[[], set[int]] | None = None
 
 
 @dataclass
@@ -60,6 +63,8 @@ class Extraction:
     diagnostics: dict[str, Any] | None = None
     markdown: str = ""
     metadata: Metadata | None = None
+    #: The page's comment section, kept out of ``text`` (``with_comments``; ``cetd-plus``).
+    comments: str = ""
 
     def __bool__(self) -> bool:
         return bool(self.text)

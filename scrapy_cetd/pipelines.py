@@ -245,6 +245,7 @@ class ContentExtractionPipeline:
             "algorithm": result.algorithm,
             "markdown": result.markdown,
             "url": result.url,
+            "comments": result.comments,
         }
         if "fingerprint" in self.config.output_fields:  # SimHash of the text, for duplicate stories
             values["fingerprint"] = text_fingerprint(result.text)

@@ -51,7 +51,10 @@ METADATA_OUTPUTS = (
     "image", "tags", "section", "page_type",
 )
 #: What the pipeline can write into an item.
-OUTPUTS = ("text", "html", "title", "diagnostics", "algorithm", "markdown", "fingerprint", "url", *METADATA_OUTPUTS)
+OUTPUTS = (
+    "text", "html", "title", "diagnostics", "algorithm", "markdown", "fingerprint", "comments", "url",
+    *METADATA_OUTPUTS,
+)
 #: A news corpus's fields.  The cleaned HTML is not among them: it doubles an item's size
 #: and its rendering time, and a corpus reads the text (map ``html`` to add it).
 DEFAULT_OUTPUT_FIELDS = {
@@ -118,6 +121,8 @@ class ExtractionOptions:
     markdown: bool = False
     #: Read the article metadata (when ``title`` or a metadata output is written).
     metadata: bool = True
+    #: Find the comment section (only when an item field receives it).
+    comments: bool = False
 
     def keywords(self) -> dict[str, Any]:
         """Keyword arguments for :func:`scrapy_cetd.extract_tree`."""
@@ -128,6 +133,7 @@ class ExtractionOptions:
             "with_html": self.html,
             "with_markdown": self.markdown,
             "with_metadata": self.metadata,
+            "with_comments": self.comments,
             **dict(self.params),
         }
 
@@ -255,6 +261,7 @@ class CetdConfig:
                 html="html" in output_fields,
                 markdown="markdown" in output_fields,
                 metadata=any(o == "title" or o in METADATA_OUTPUTS for o in output_fields),
+                comments="comments" in output_fields,
             ),
             output_fields=output_fields,
             on_short_text=_choice("CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")),
@@ -312,5 +319,5 @@ class CetdConfig:
         min_length = _count("meta['cetd_min_text_length']", meta.get("cetd_min_text_length", base.min_text_length))
         return ExtractionOptions(
             algorithm, coefficient, resolved, min_length, base.diagnostics, base.html,
-            markdown=base.markdown, metadata=base.metadata,
+            markdown=base.markdown, metadata=base.metadata, comments=base.comments,
         )

@@ -117,7 +117,8 @@ def check_site_crawl(result: CrawlResult) -> None:
         item = items[path]
         assert item["title"] == title, path
         assert sentence in item["text"], path
-        assert item["text"].splitlines()[0] == title.split(" | ")[0], path
+        assert item["text"].startswith(sentence), path  # the story, the headline in the title only
+        assert title.split(" | ")[0] not in item["text"].splitlines(), path
         for boilerplate in ("Environment", "Culture", "About", "Related stories", "Most read", "Garden centre"):
             assert boilerplate not in item["text"], (path, boilerplate)
         assert item["html"].startswith("<html") and sentence in item["html"].replace("&#233;", "é"), path
@@ -125,7 +126,7 @@ def check_site_crawl(result: CrawlResult) -> None:
     assert items["stored://river"]["text"] == items["/article-river.html"]["text"]
     assert items["stored://river"]["raw_html"].startswith("<!DOCTYPE html>")
     huge = items["/huge.html"]["text"].splitlines()
-    assert huge[0] == "Council minutes" and len(huge) == 1 + HUGE_PARAGRAPHS
+    assert huge[0].startswith("Item 0: the committee") and len(huge) == HUGE_PARAGRAPHS  # headline: the title's
     assert huge[-1].startswith(f"Item {HUGE_PARAGRAPHS - 1}: the committee noted")
     assert items["/index.html"]["title"] == "Riverside Courier - Local news"  # the <h1> disagrees
     flags = {

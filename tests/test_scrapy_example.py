@@ -18,6 +18,13 @@ PROJECT = ROOT / "example_project"
 SAMPLE_SITE = PROJECT / "sample_site"
 
 
+#: The parts of a sample article that are not the story, by their class in the bundled pages.
+NOT_STORY = "|".join(
+    f"//*[contains(concat(' ', @class, ' '), ' {name} ')]"
+    for name in ("comments", "comment", "reply", "share", "related", "newsletter", "byline")
+)
+
+
 def sample_articles() -> dict[str, tuple[str, str]]:
     """URL path -> (page title, first paragraph of the story), read from the bundled pages."""
     articles = {}
@@ -26,6 +33,17 @@ def sample_articles() -> dict[str, tuple[str, str]]:
         first = tree.xpath('//div[@class="story-body"]/p[1]')[0].text_content()
         articles["/" + path.relative_to(SAMPLE_SITE).as_posix()] = (tree.findtext(".//title"), first)
     return articles
+
+
+def not_story_texts(path: str) -> set[str]:
+    """The texts of a sample article's comment, reply, share, related, newsletter and byline
+    parts (each element's and each text node's, 4 characters or more), and its headline."""
+    tree = lxml_html.parse(str(SAMPLE_SITE / path.lstrip("/")))
+    parts = [part for el in tree.xpath(NOT_STORY) for part in el.iter()]
+    pieces = {" ".join(part.text_content().split()) for part in parts}
+    pieces.update(" ".join(t.split()) for part in parts for t in part.itertext())
+    pieces.add(tree.findtext(".//h1"))
+    return {piece for piece in pieces if len(piece) >= 4}
 
 
 @pytest.mark.parametrize("start", ["index", "sitemap", "feed"])
@@ -56,7 +74,11 @@ def test_offline_crawl_writes_the_corpus(tmp_path: Path, start: str) -> None:
         assert item["title"] == title.split(" | ")[0]  # the headline, without the site's name
         assert item["site_name"] == "The Riverside Courier" and item["language"] == "en-GB", path
         assert item["authors"] and item["date_published"].startswith("2026-"), path
-        assert first_paragraph in item["text"]
+        assert item["text"].startswith(first_paragraph), path
+        lines = item["text"].splitlines()
+        for piece in not_story_texts(path):  # no such line, nor a long one inside a line
+            assert piece not in lines, (path, piece)
+            assert len(piece) < 25 or not any(piece in line for line in lines), (path, piece)
         assert "Privacy policy" not in item["text"] and "Newsletter" not in item["text"]
         assert item["html"].startswith("<html") and "<p>" in item["html"]
         assert item["algorithm"] == scrapy_cetd.DEFAULT_ALGORITHM

@@ -1,0 +1,65 @@
+"""Ablations of cetd-plus's label rules (issue 14) on a split of the WCXB dev pages.
+
+    python benchmarks/plus_rules.py ../shared/benchmarks/wcxb-dev [--split first-half]
+        [--comment-stems a,b] [--noise-stems a,b] [--set NAME=JSON ...] [--jobs 2]
+
+Prints the mean per-page word precision, recall and F1 (WCXB's metric, as
+``scrapy-cetd evaluate`` computes it) of ``cetd-plus``, overall and for articles, with the
+label stems replaced (``--noise-stems ''`` switches noise labels off) or a module
+constant of :mod:`scrapy_cetd.algorithms.plus` set (``--set NOISE_MAX_SHARE=1.0``,
+``--set 'LABELLED_TAGS=["div","section"]'``).  Every number in ``docs/cetd-plus.md``'s
+rule table comes from this command; tune on ``first-half`` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from multiprocessing import Pool
+from typing import Any
+
+from scrapy_cetd import extract
+from scrapy_cetd.algorithms import labels, plus
+from scrapy_cetd.evaluation.datasets import GoldPage, load_dataset, read_page_html, select_pages
+from scrapy_cetd.evaluation.metrics import word_scores
+
+
+def _configure(comment: tuple[str, ...], noise: tuple[str, ...], constants: dict[str, Any]) -> None:
+    labels.set_stems(comment, noise)
+    for name, value in constants.items():
+        setattr(plus, name, value)
+
+
+def _score(page: GoldPage) -> tuple[str | None, float, float, float]:
+    scores = word_scores(extract(read_page_html(page), with_html=False).text, page.gold)
+    return page.page_type, scores.precision, scores.recall, scores.f1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dataset")
+    parser.add_argument("--split", default="first-half", choices=("first-half", "second-half"))
+    parser.add_argument("--comment-stems", default=",".join(labels.COMMENT_STEMS))
+    parser.add_argument("--noise-stems", default=",".join(labels.NOISE_STEMS))
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=JSON")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    comment = tuple(filter(None, args.comment_stems.split(",")))
+    noise = tuple(filter(None, args.noise_stems.split(",")))
+    constants = {}
+    for assignment in args.set:
+        name, value = assignment.split("=", 1)
+        if not hasattr(plus, name):
+            parser.error(f"--set: scrapy_cetd.algorithms.plus has no {name}")
+        constants[name] = json.loads(value)
+    pages = select_pages(load_dataset(args.dataset).pages, split=args.split)
+    with Pool(args.jobs, initializer=_configure, initargs=(comment, noise, constants)) as pool:
+        results = pool.map(_score, pages, chunksize=8)
+    for label, chosen in (("all", results), ("article", [r for r in results if r[0] == "article"])):
+        n = len(chosen)
+        p, r, f = (sum(row[i] for row in chosen) / n for i in (1, 2, 3))
+        print(f"{label:8s} pages {n:4d}  F1 {f:.4f}  P {p:.4f}  R {r:.4f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""cetd-plus on news pages (issue 14): each kind of noise on a hand-made page, the comments
+output, the headline, bylines, and two robustness cases (a deep page, a bare fragment)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scrapy_cetd import extract
+from scrapy_cetd.algorithms import labels, plus
+from scrapy_cetd.cli import main
+from scrapy_cetd.page import Page
+from scrapy_cetd.parsing import parse_html
+from scrapy_cetd.settings import OUTPUTS, CetdConfig
+
+STORY = [
+    f"Paragraph {i}: the council agreed on Tuesday to rebuild the old harbour wall before the "
+    f"winter storms, after engineers found cracks along most of its length last spring."
+    for i in range(6)
+]
+HEADLINE = "Council agrees to rebuild the harbour wall"
+
+
+def news_page(*, after_story: str = "", in_article: str = "", before_body: str = "") -> str:
+    """A news page: headline, optional parts before the story's body, the story with
+    optional parts at its end, parts after the article."""
+    body = "".join(f"<p>{p}</p>" for p in STORY)
+    return (
+        f"<html><head><title>{HEADLINE} | The Gazette</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/world'>World</a></nav>"
+        f"<main><article><h1>{HEADLINE}</h1>{before_body}"
+        f"<div class='story'>{body}{in_article}</div></article>{after_story}</main>"
+        "</body></html>"
+    )
+
+
+def lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def comment_section(count: int) -> str:
+    items = "".join(
+        f"<li class='comment'><a href='/u/{i}'>reader{i}</a> <time>{i}h ago</time>"
+        f"<p>Comment {i}: I have walked along that wall every morning for years and I am glad "
+        f"somebody is finally doing something about the state it is in.</p>"
+        f"<a class='reply' href='#r'>Reply</a></li>"
+        for i in range(count)
+    )
+    return (
+        f"<section id='comments'><h2>{count} comments</h2><ol>{items}</ol>"
+        "<div id='respond'><p>Comments are moderated and may take a while to appear.</p>"
+        "<form><textarea></textarea><button>Post comment</button></form></div></section>"
+    )
+
+
+def test_comments_are_out_of_the_text_and_in_the_comments_output() -> None:
+    # Forty comments outweigh the story; they lie in <main>, beside the article.
+    result = extract(news_page(after_story=comment_section(40)), with_comments=True)
+    assert lines(result.text) == STORY
+    assert "Comment 0: I have walked" in result.comments
+    assert "Comment 39: I have walked" in result.comments
+    assert "Comments are moderated" in result.comments  # the moderation notice
+    assert "Paragraph" not in result.comments
+    # Asked for only: the default leaves it empty, and other algorithms have none.
+    assert extract(news_page(after_story=comment_section(3))).comments == ""
+    faithful = extract(news_page(after_story=comment_section(3)), algorithm="cectd-ds", with_comments=True)
+    assert faithful.comments == ""
+
+
+def test_a_forum_page_keeps_its_posts() -> None:
+    # The top block lies in a comment-labelled list: the posts are the content.
+    posts = "".join(
+        f"<div class='comment-body'><p>Post {i}: {STORY[i]}</p></div>" for i in range(5)
+    )
+    html = f"<html><body><div id='comments'>{posts}</div></body></html>"
+    result = extract(html, with_comments=True)
+    assert all(f"Post {i}:" in result.text for i in range(5))
+    assert result.comments == ""
+
+
+@pytest.mark.parametrize(
+    ("label", "noise"),
+    [
+        # A teaser river: cards of a headline, a summary and a timestamp (up to half the
+        # story's length: rule 9's guard, NOISE_MAX_SHARE).
+        (
+            "related-stories",
+            "".join(
+                f"<div class='card'><h3>Storm closes ferry route {i}</h3><p>The ferry will not "
+                f"sail until the weekend, the operator said.</p><span>{i}M ago</span></div>"
+                for i in range(4)
+            ),
+        ),
+        ("author-bio", "<b>Jane Reporter</b> Biography: Jane covers the coast. @janereporter jane@example.com"),
+        ("newsletter-signup", "Follow by Email. Get all latest content delivered straight to your inbox."),
+        ("sidebar", "Recent in Sports: Rowing club wins at the autumn head. Random Posts: a list of posts."),
+        ("gallery", "Image 1 of 8. Caption. Close. Previous. Next."),
+        ("wp-caption-text", "(Image: © The Gazette photographer, all rights reserved)"),
+        ("social-links", "Follow us on every network you can think of, today and every day."),
+    ],
+)
+def test_labelled_parts_in_the_article_are_pruned(label: str, noise: str) -> None:
+    html = news_page(in_article=f"<div class='{label}'>{noise}</div>")
+    assert lines(extract(html).text) == STORY
+    # Without the label the same part is kept: the label is what removes it.
+    assert lines(extract(html.replace(label, "box")).text) != STORY
+
+
+def test_a_labelled_part_holding_most_of_the_text_is_kept() -> None:
+    # A "sidebar" word on an element with more than half the top block's text is not noise.
+    big = "".join(f"<p>{p.replace('Paragraph', 'Section')}</p>" for p in STORY * 2)
+    html = news_page(in_article=f"<div class='with-sidebar'>{big}</div>")
+    assert "Section 5" in extract(html).text
+
+
+def test_form_parts_are_out_of_the_text() -> None:
+    options = "".join(f"<option>Industry {i}</option>" for i in range(40))
+    form = (
+        "<form class='lead'><p>Request our free ebook about harbour walls today.</p>"
+        f"<select>{options}</select></form>"
+    )
+    assert lines(extract(news_page(in_article=form)).text) == STORY
+
+
+def test_headline_and_byline_are_out_of_the_text() -> None:
+    page = news_page(
+        before_body=(
+            "<p class='standfirst'>Work starts in March.</p>"
+            "<p class='byline'>By Stefan Becket, Kathryn Watson <time>November 20, 2019 / 1:07 AM</time></p>"
+        )
+    )
+    result = extract(page)
+    assert lines(result.text) == STORY  # starts with the story's first paragraph
+    assert result.title == f"{HEADLINE} | The Gazette"
+    # A heading that is not the page's title stays (documentation pages use h1 for sections).
+    page = Page.from_tree(parse_html(f"<body><h1>{HEADLINE}</h1><h1>Background</h1></body>"))
+    title = f"{HEADLINE} | The Gazette"
+    assert plus._is_headline(page, 1, title) and not plus._is_headline(page, 2, title)
+
+
+def test_labels_are_words_at_a_word_start() -> None:
+    assert labels.label_of("comment-list ") == labels.COMMENT
+    assert labels.label_of(" respond") == labels.COMMENT
+    assert labels.label_of("relatedPosts x") == labels.NOISE
+    assert labels.label_of("entry-content post-body") is None
+    assert labels.label_of("breadcrumbs") == labels.NOISE
+    assert labels.label_of("shadow-box") is None  # "share"/"ad" are not inside other words
+
+
+def test_comments_output_in_settings_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "comments" in OUTPUTS
+
+    class Settings(dict):
+        def getbool(self, name: str, default: bool) -> bool:
+            return bool(self.get(name, default))
+
+        def getdict(self, name: str, default: dict) -> dict:
+            return dict(self.get(name, default))
+
+    config = CetdConfig.from_settings(Settings(CETD_OUTPUT_FIELDS={"text": "text", "comments": "comments"}))
+    assert config.options.comments and config.options.keywords()["with_comments"]
+    assert not CetdConfig.from_settings(Settings()).options.comments
+    page = tmp_path / "page.html"
+    page.write_text(news_page(after_story=comment_section(3)), encoding="utf-8")
+    assert main(["extract", "--format", "json", str(page)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert "Comment 2: I have walked" in printed["comments"]
+    assert "Comment" not in printed["text"]
+
+
+def test_a_fragment_without_block_elements_gives_its_text() -> None:
+    assert extract("Just a line of plain text, no tags at all.").text == "Just a line of plain text, no tags at all."
+    text = "Some text with <b>bold</b> and <a href='x'>a link</a> in it."
+    assert extract(text).text == "Some text with bold and a link in it."
+
+
+class CountingList(list):
+    """A list counting its item reads (the scan's work)."""
+
+    reads = 0
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        CountingList.reads += 1
+        return super().__getitem__(index)
+
+
+@pytest.mark.parametrize("depth", [2_000, 20_000])
+def test_pruning_reads_each_element_a_bounded_number_of_times_at_any_depth(depth: int) -> None:
+    # Every span is a kept block nested in the previous one: the scan must not restart in
+    # each (quadratic: 2e8 reads at 20,000 deep), but read each element a few times.
+    page = Page.from_tree(parse_html("<html><body>" + "<span>x" * depth))
+    counts = plus._counts_without(page, [])
+    counts.chars = CountingList(counts.chars)
+    CountingList.reads = 0
+    blocks = list(range(1, len(page)))
+    kept, removed, _ = plus._prune(page, blocks, blocks[0], counts, 0.8, {})
+    assert kept == blocks and not any(removed)
+    assert CountingList.reads <= 4 * len(page)
+    assert extract("<html><body>" + "<span>x" * depth).text.count("x") == depth
