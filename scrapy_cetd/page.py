@@ -70,6 +70,8 @@ _READ_ATTRIBUTES = etree.XPath(
     "/descendant::*/@style | /descendant::*/@hidden | /descendant::*/@role | /descendant::*/@aria-modal"
 )
 _tag_of = attrgetter("tag")
+_text_of = attrgetter("text")
+_tail_of = attrgetter("tail")
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
@@ -103,7 +105,7 @@ def _max_depth(parent: list[int]) -> int:
 
 
 def _text_runs(
-    body: etree._Element, index: dict[etree._Element, int], parent: list[int]
+    body: etree._Element, elements: list[etree._Element], index: dict[etree._Element, int], parent: list[int]
 ) -> tuple[list[int], list[str]]:
     """The keys and texts of the runs under ``body``, in document order: a run is an
     element's ``.text`` or ``.tail`` with a character other than XML whitespace.
@@ -113,7 +115,7 @@ def _text_runs(
     joined here likewise, so a run is one key.
     """
     if len(parent) > _DEEP_TREE_MIN_ELEMENTS and _max_depth(parent) > _XPATH_MAX_DEPTH:
-        return _text_runs_by_walk(body, index)
+        return _text_runs_by_walk(elements, parent)
     nodes = _TEXT_NODES(body)
     holders = list(map(index.__getitem__, map(_element_of, nodes)))
     keys = list(map(add, map(add, holders, holders), map(_is_tail, nodes)))
@@ -130,21 +132,31 @@ def _text_runs(
     return joined_keys, joined
 
 
-def _text_runs_by_walk(body: etree._Element, index: dict[etree._Element, int]) -> tuple[list[int], list[str]]:
-    """:func:`_text_runs` by one iterative walk: an element's text at its start, its tail
-    at its end (linear in the size of the tree at any depth)."""
+def _text_runs_by_walk(elements: list[etree._Element], parent: list[int]) -> tuple[list[int], list[str]]:
+    """:func:`_text_runs` from the preorder elements and their parents: an element's text
+    at its start, its tail once the walk leaves its subtree (a stack of the open elements;
+    linear at any depth, where ``etree.iterwalk`` slows down with the depth)."""
     keys: list[int] = []
     texts: list[str] = []
-    for event, element in etree.iterwalk(body, events=("start", "end")):
-        if event == "start":
-            key, text = 2 * index[element], element.text
-        elif element is body:
-            continue  # body's tail lies outside the content
-        else:
-            key, text = 2 * index[element] + 1, element.tail
+    tails = list(map(_tail_of, elements))
+    open_elements: list[int] = []
+    for i, p, text in zip(range(len(elements)), parent, map(_text_of, elements)):
+        while open_elements and open_elements[-1] != p:
+            j = open_elements.pop()
+            tail = tails[j]
+            if tail and tail.strip(_XML_SPACE):
+                keys.append(2 * j + 1)
+                texts.append(tail)
         if text and text.strip(_XML_SPACE):
-            keys.append(key)
+            keys.append(2 * i)
             texts.append(text)
+        open_elements.append(i)
+    while len(open_elements) > 1:  # body's tail (element 0) lies outside the content
+        j = open_elements.pop()
+        tail = tails[j]
+        if tail and tail.strip(_XML_SPACE):
+            keys.append(2 * j + 1)
+            texts.append(tail)
     return keys, texts
 
 
@@ -330,7 +342,7 @@ class Page:
         index = dict(zip(elements, range(n)))
         parent = [-1]
         parent.extend(map(index.__getitem__, map(etree._Element.getparent, elements[1:])))
-        keys, run_text = _text_runs(self.body, index, parent)
+        keys, run_text = _text_runs(self.body, elements, index, parent)
         # Attribute order matters: a Page's attributes are released in assignment order,
         # and lxml frees an element proxy in time proportional to its depth unless its
         # parent's proxy is still alive.  The runs (XPath results, which hold their
