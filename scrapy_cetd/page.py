@@ -168,10 +168,18 @@ def _drop_keeping_tail(element: etree._Element) -> None:
     if tail:
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            previous.tail = _storable((previous.tail or "") + tail)
         else:
-            parent.text = (parent.text or "") + tail
+            parent.text = _storable((parent.text or "") + tail)
     parent.remove(element)
+
+
+def _storable(text: str) -> str:
+    """``text`` as an lxml tree can hold it (a tree built outside :func:`parse_html` may
+    carry control characters that lxml's setters refuse)."""
+    from .parsing import storable_text
+
+    return storable_text(text)
 
 
 #: An element's text length, whitespace collapsed (computed inside libxml2).

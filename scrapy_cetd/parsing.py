@@ -46,6 +46,12 @@ _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
 )
 _CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+#: What an lxml tree cannot hold: XML-incompatible control characters (removed, as
+#: browsers do not render them) and lone surrogates (from text decoded with
+#: ``surrogateescape`` or JSON ``\ud800`` escapes; replaced by U+FFFD).  libxml2 reads
+#: the rest of the text after a surrogate as garbage.
+_UNSTORABLE_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+_UNSTORABLE_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 #: Elements that have no end tag.
 VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
@@ -70,6 +76,29 @@ class EmptyDocument(ValueError):
         self.reason = reason
 
 
+def _storable_char(match: re.Match[str]) -> str:
+    return "\ufffd" if match.group() >= "\ud800" else ""
+
+
+def storable_text(text: str) -> str:
+    """``text`` without what an lxml tree cannot hold (:data:`_UNSTORABLE_CHARS`)."""
+    if _UNSTORABLE_CHARS.search(text) is None:
+        return text
+    return _UNSTORABLE_CHARS.sub(_storable_char, text)
+
+
+def utf16_without_bom(head: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` if ``head`` looks like markup in that encoding
+    without a BOM (mostly ASCII: every other byte NUL), else ``None``."""
+    sample = head[:1024]
+    if len(sample) < 8:
+        return None
+    for name, zeros, chars in (("utf-16-le", sample[1::2], sample[0::2]), ("utf-16-be", sample[0::2], sample[1::2])):
+        if zeros.count(0) >= 0.9 * len(zeros) and chars.count(0) <= 0.1 * len(chars) and b"<" in chars:
+            return name
+    return None
+
+
 def sniff_binary(data: bytes | str) -> str | None:
     """Return the kind of binary content ``data`` looks like, or ``None`` for text."""
     head = data[:1024]
@@ -77,8 +106,8 @@ def sniff_binary(data: bytes | str) -> str | None:
         if _CONTROL_CHARS.search(head) and len(_CONTROL_CHARS.findall(head)) > len(head) // 10:
             return "binary"
         return None
-    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        return None  # a BOM: UTF-8/16 text
+    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(head):
+        return None  # a BOM, or UTF-16 without one: text
     for signature, kind in _BINARY_SIGNATURES:
         if head.startswith(signature):
             return kind
@@ -91,6 +120,9 @@ _UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _utf8_if_valid(data: bytes) -> str | None:
+    utf16 = utf16_without_bom(data)
+    if utf16:
+        return utf16
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -108,6 +140,10 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
     """Check ``text``, decoded from ``data`` with a declared ``encoding``; return
     ``(encoding, text)``, re-decoded as UTF-8 where the declaration does not fit the bytes."""
     label = encoding.lower().replace("-", "").replace("_", "")
+    if label.startswith("utf16") and not data.startswith(_UTF16_32_BOMS):
+        utf16 = utf16_without_bom(data)
+        if utf16:  # UTF-16 without a BOM: the label is right, the byte order is the bytes'
+            return utf16, data.decode(utf16, "replace")
     if label.startswith(("utf16", "utf32")) and not data.startswith(_UTF16_32_BOMS):
         # A UTF-16/32 label on bytes without a BOM is wrong (markup in those encodings
         # starts with one); the HTML standard reads such pages as UTF-8.
@@ -201,7 +237,7 @@ def _is_xml_name(name: str) -> bool:
 
 def _parse_without_depth_limit(text: str) -> etree._Element:
     feeder = _TreeBuilderFeeder()
-    feeder.feed(_CONTROL_CHARS.sub("", text))
+    feeder.feed(storable_text(text))
     return feeder.close_tree()
 
 
@@ -229,7 +265,9 @@ def parse_html(
     if not source.strip():
         raise EmptyDocument("empty")
     if isinstance(source, str):
-        source = _XML_DECLARATION.sub("", source, count=1)
+        source = storable_text(_XML_DECLARATION.sub("", source, count=1))
+    elif _UNSTORABLE_BYTES.search(source):
+        source = _UNSTORABLE_BYTES.sub(b"", source)
     parser = _parser("utf-8" if isinstance(source, bytes) else None)
     try:
         root = etree.fromstring(source, parser)

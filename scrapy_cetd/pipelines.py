@@ -18,7 +18,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.asyncio import is_asyncio_available
 
-from .api import extract, extract_tree
+from .api import extract_tree
 from .extraction import Extraction
 from .middlewares import STATS_PREFIX, Annotation, take_pending
 from .settings import CetdConfig, ExtractionOptions
@@ -214,7 +214,8 @@ class ContentExtractionPipeline:
             elif self._pool is not None and annotation.text is not None:
                 result = await self._pool.extract(annotation.text, annotation.url, options)
             else:  # decoded for workers, but the pool is gone (crawl closing)
-                result = extract_limited(annotation.text or "", annotation.url, self.config.max_elements, options.keywords())
+                limit = self.config.max_elements
+                result = extract_limited(annotation.text or "", annotation.url, limit, options.keywords())
             annotation.results[options] = result
         return result
 
