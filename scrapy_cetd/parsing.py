@@ -21,7 +21,6 @@ from lxml import etree
 from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding
 
 __all__ = [
-    "DEFAULT_MAX_ELEMENTS",
     "EmptyDocument",
     "correct_declared_encoding",
     "decode_html",
@@ -56,12 +55,6 @@ _UNSTORABLE_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
 )
-
-
-#: Pages with more elements are not extracted (``too_many_elements``): a page model costs
-#: about 1.5 KB per element (1,000,000 ``<p>`` elements: 1.2 GB and about a minute with
-#: ``cetd-plus``; 200,000: 0.3 GB), and the largest of the 1497 WCXB dev pages has 15,793.
-DEFAULT_MAX_ELEMENTS = 100_000
 
 
 class EmptyDocument(ValueError):
@@ -249,12 +242,13 @@ _COUNT_ELEMENTS = etree.XPath("count(//*)")
 
 
 def parse_html(
-    data: str | bytes, *, content_type: str | None = None, max_elements: int = DEFAULT_MAX_ELEMENTS
+    data: str | bytes, *, content_type: str | None = None, max_elements: int = 0
 ) -> etree._Element:
     """Parse a page into the root ``<html>`` element of an lxml tree.
 
     Raises :class:`EmptyDocument` for empty, whitespace-only or binary input, and for a
-    page of more than ``max_elements`` elements (``too_many_elements``; ``0``: no limit).
+    page of more than ``max_elements`` elements (``too_many_elements``; ``0``: no limit;
+    crawls set ``CETD_MAX_ELEMENTS``).
     """
     kind = sniff_binary(data)
     if kind:
