@@ -28,6 +28,8 @@ CETD_MAX_ELEMENTS          ``100000``                              larger pages 
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import os
 from collections.abc import Mapping
@@ -215,6 +217,9 @@ class CetdConfig:
             "CETD_PARAMS",
         )
         raw_fields = settings.get("CETD_OUTPUT_FIELDS")
+        if isinstance(raw_fields, str):  # JSON from the command line
+            with contextlib.suppress(ValueError):
+                raw_fields = json.loads(raw_fields)
         if raw_fields is not None and not isinstance(raw_fields, (Mapping, str)):
             cls._output_fields(raw_fields)  # not a dict: raises, saying what the setting expects
         try:
