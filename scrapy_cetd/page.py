@@ -190,15 +190,56 @@ def _deferred(hidden: list[etree._Element], root: etree._Element) -> set[etree._
     """The hidden elements of ``DEFERRED_MIN_CHARS`` or more characters that hold more than
     ``DEFERRED_SHARE`` of the page's text: content that scripts reveal (streamed server
     rendering parks the page in ``<div hidden>``; anti-flicker snippets hide a wrapper
-    until scripts load), not hidden noise."""
-    lengths = list(map(_TEXT_LENGTH, hidden))
+    until scripts load), not hidden noise.
+
+    Measured from the outside in: a hidden element inside one that is removed goes with
+    it unmeasured, so nested hidden elements cost one measurement each of the outermost
+    (linear), not one per level of nesting (quadratic)."""
+    inside = _inside_another(hidden)
+    outermost = [el for el, nested in zip(hidden, inside) if not nested]
+    lengths = list(map(_TEXT_LENGTH, outermost))
     if max(lengths) < DEFERRED_MIN_CHARS:
         return set()  # the common case, decided without measuring the whole page
     body = root.find("body")
     total = _TEXT_LENGTH(body if body is not None else root)
-    return {
-        el for el, length in zip(hidden, lengths) if length >= DEFERRED_MIN_CHARS and length > DEFERRED_SHARE * total
-    }
+
+    def keeps(length: float) -> bool:
+        return length >= DEFERRED_MIN_CHARS and length > DEFERRED_SHARE * total
+
+    deferred = {el for el, length in zip(outermost, lengths) if keeps(length)}
+    if deferred and len(outermost) < len(hidden):
+        # Hidden elements inside deferred content, outermost first (document order): each
+        # is measured only if the hidden element around it is kept.
+        removed: set[etree._Element] = set()
+        hidden_set = set(hidden)
+        for el, nested in zip(hidden, inside):
+            if not nested or el in removed:
+                continue
+            holder = next(a for a in el.iterancestors() if a in hidden_set)
+            if holder in deferred and keeps(_TEXT_LENGTH(el)):
+                deferred.add(el)
+            else:
+                removed.update(el.iter())
+    return deferred
+
+
+def _inside_another(elements: list[etree._Element]) -> list[bool]:
+    """For each element, whether another of ``elements`` holds it; each ancestor is looked
+    at once (memoized), so the cost is linear in the tree, not in depth times count."""
+    targets = set(elements)
+    covered: dict[etree._Element, bool] = {}  # element -> it or an ancestor is in targets
+    out = []
+    for el in elements:
+        path = []
+        node = el.getparent()
+        while node is not None and node not in covered and node not in targets:
+            path.append(node)
+            node = node.getparent()
+        result = node is not None and (node in targets or covered[node])
+        for ancestor in path:
+            covered[ancestor] = result
+        out.append(result)
+    return out
 
 
 def _clean(root: etree._Element) -> list[etree._ElementUnicodeResult]:
@@ -217,8 +258,12 @@ def _clean(root: etree._Element) -> list[etree._ElementUnicodeResult]:
             aria.append(value)
     if hidden:
         deferred = _deferred(hidden, root)
-        for el in hidden:
-            if el not in deferred:
+        # Only the outermost removed elements are detached: lxml walks the whole subtree of
+        # an element it detaches, so detaching every level of nested hidden elements would
+        # cost time quadratic in their depth.  The others go with them.
+        removed = [el for el in hidden if el not in deferred]
+        for el, nested in zip(removed, _inside_another(removed)):
+            if not nested:
                 _drop_keeping_tail(el)
     return aria
 
