@@ -155,7 +155,9 @@ class ContentExtractionPipeline:
                 "Content extraction runs in %d worker process%s (%s), at most %s per page (CETD_TIMEOUT)",
                 self.config.workers,
                 "" if self.config.workers == 1 else "es",
-                "CETD_WORKERS" if self.crawler.settings.get("CETD_WORKERS") is not None else "the default",
+                "CETD_WORKERS"
+                if self.crawler.settings.get("CETD_WORKERS") is not None
+                else "the default: real-size pages parse faster off the reactor thread, within a time limit",
                 f"{self.config.timeout:g} s" if self.config.timeout else "no limit",
             )
         else:
@@ -231,6 +233,8 @@ class ContentExtractionPipeline:
             self._set(item, adapter, self.config.flag_field, "short_text")
         elif not result.text and result.reason:
             self.stats.inc_value(f"{STATS_PREFIX}/items/no_content")
+            if result.reason == "too_many_elements":  # found in a worker (in-process: by the middleware)
+                self.stats.inc_value(f"{STATS_PREFIX}/skipped/too_many_elements")
             self._set(item, adapter, self.config.flag_field, result.reason)
         values = {
             "text": result.text,
