@@ -45,12 +45,11 @@ _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
 )
 _CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-#: What an lxml tree cannot hold: XML-incompatible control characters (removed, as
-#: browsers do not render them) and lone surrogates (from text decoded with
-#: ``surrogateescape`` or JSON ``\ud800`` escapes; replaced by U+FFFD).  libxml2 reads
-#: the rest of the text after a surrogate as garbage.
+#: What lxml cannot store: XML-incompatible control characters (removed, as browsers do
+#: not render them; libxml2's parser keeps them, lxml's setters refuse them) and lone
+#: surrogates (from text decoded with ``surrogateescape`` or JSON ``\ud800`` escapes;
+#: replaced by U+FFFD; libxml2 drops the rest of the text after one).
 _UNSTORABLE_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
-_UNSTORABLE_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 #: Elements that have no end tag.
 VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
@@ -259,14 +258,21 @@ def parse_html(
     if not source.strip():
         raise EmptyDocument("empty")
     if isinstance(source, str):
-        source = storable_text(_XML_DECLARATION.sub("", source, count=1))
-    elif _UNSTORABLE_BYTES.search(source):
-        source = _UNSTORABLE_BYTES.sub(b"", source)
+        source = _XML_DECLARATION.sub("", source, count=1)
     parser = _parser("utf-8" if isinstance(source, bytes) else None)
     try:
         root = etree.fromstring(source, parser)
     except (etree.XMLSyntaxError, ValueError):
         root = None
+    if isinstance(source, str) and any(entry.type_name == "ERR_INVALID_ENCODING" for entry in parser.error_log):
+        # A lone surrogate: libxml2 drops the rest of the text after it.  Parse again
+        # without them (a scan of every page for them would cost a tenth of the parse).
+        source = storable_text(source)
+        parser = _parser()
+        try:
+            root = etree.fromstring(source, parser)
+        except (etree.XMLSyntaxError, ValueError):
+            root = None
     if any(entry.type_name == "ERR_RESOURCE_LIMIT" for entry in parser.error_log):
         text = source.decode("utf-8") if isinstance(source, bytes) else source
         root = _parse_without_depth_limit(text)
