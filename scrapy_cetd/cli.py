@@ -72,15 +72,39 @@ def _parse_param(text: str) -> tuple[str | None, str, int | float]:
 # --- extract -----------------------------------------------------------------------------
 
 
+class _TooLarge(zlib.error):
+    """Gzip input that expands past the crawl's size limit (``CETD_MAX_SIZE``'s default)."""
+
+
+def _gunzip(data: bytes, limit: int) -> bytes:
+    """Decompress every gzip member of ``data``, stopping once the output passes ``limit``
+    bytes (a small file can expand to gigabytes)."""
+    out = bytearray()
+    while data:
+        member = zlib.decompressobj(wbits=31)
+        out += member.decompress(data, limit + 1 - len(out))
+        if len(out) > limit:
+            raise _TooLarge(f"gzip data expands to more than {limit:,} bytes (the crawl's CETD_MAX_SIZE)")
+        if not member.eof:
+            raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+        data = member.unused_data
+    return bytes(out)
+
+
 def _read_input(name: str) -> bytes:
-    """The bytes of a file (``-``: stdin), gunzipped when they are gzip."""
+    """The bytes of a file (``-``: stdin), gunzipped (up to the crawl's size limit) when
+    they are gzip."""
+    from .settings import DEFAULT_MAX_SIZE
+
     data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
+        data = _gunzip(data, DEFAULT_MAX_SIZE)
     return data
 
 
 def _read_error(exc: Exception) -> str:
+    if isinstance(exc, _TooLarge):
+        return str(exc)
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     if isinstance(exc, (EOFError, zlib.error, gzip.BadGzipFile)):

@@ -216,7 +216,7 @@ class _Annotator:
             if self.config.workers:
                 annotation.text = text
                 return
-            annotation.page = Page.from_tree(parse_html(text), response.url)
+            annotation.page = Page.from_tree(parse_html(text, max_elements=self.config.max_elements), response.url)
         except EmptyDocument as exc:
             annotation.reason = exc.reason.split(":", 1)[0]
         except Exception as exc:

@@ -70,6 +70,8 @@ _READ_ATTRIBUTES = etree.XPath(
     "/descendant::*/@style | /descendant::*/@hidden | /descendant::*/@role | /descendant::*/@aria-modal"
 )
 _tag_of = attrgetter("tag")
+_text_of = attrgetter("text")
+_tail_of = attrgetter("tail")
 
 #: The JSON-LD blocks, read before the cleaning removes ``<script>`` (for :mod:`scrapy_cetd.metadata`).
 _JSON_LD = etree.XPath("/descendant::script[contains(translate(@type, 'LDJSON', 'ldjson'), 'ld+json')]/text()")
@@ -106,7 +108,7 @@ def _max_depth(parent: list[int]) -> int:
 
 
 def _text_runs(
-    body: etree._Element, index: dict[etree._Element, int], parent: list[int]
+    body: etree._Element, elements: list[etree._Element], index: dict[etree._Element, int], parent: list[int]
 ) -> tuple[list[int], list[str]]:
     """The keys and texts of the runs under ``body``, in document order: a run is an
     element's ``.text`` or ``.tail`` with a character other than XML whitespace.
@@ -116,7 +118,7 @@ def _text_runs(
     joined here likewise, so a run is one key.
     """
     if len(parent) > _DEEP_TREE_MIN_ELEMENTS and _max_depth(parent) > _XPATH_MAX_DEPTH:
-        return _text_runs_by_walk(body, index)
+        return _text_runs_by_walk(elements, parent)
     nodes = _TEXT_NODES(body)
     holders = list(map(index.__getitem__, map(_element_of, nodes)))
     keys = list(map(add, map(add, holders, holders), map(_is_tail, nodes)))
@@ -133,21 +135,31 @@ def _text_runs(
     return joined_keys, joined
 
 
-def _text_runs_by_walk(body: etree._Element, index: dict[etree._Element, int]) -> tuple[list[int], list[str]]:
-    """:func:`_text_runs` by one iterative walk: an element's text at its start, its tail
-    at its end (linear in the size of the tree at any depth)."""
+def _text_runs_by_walk(elements: list[etree._Element], parent: list[int]) -> tuple[list[int], list[str]]:
+    """:func:`_text_runs` from the preorder elements and their parents: an element's text
+    at its start, its tail once the walk leaves its subtree (a stack of the open elements;
+    linear at any depth, where ``etree.iterwalk`` slows down with the depth)."""
     keys: list[int] = []
     texts: list[str] = []
-    for event, element in etree.iterwalk(body, events=("start", "end")):
-        if event == "start":
-            key, text = 2 * index[element], element.text
-        elif element is body:
-            continue  # body's tail lies outside the content
-        else:
-            key, text = 2 * index[element] + 1, element.tail
+    tails = list(map(_tail_of, elements))
+    open_elements: list[int] = []
+    for i, p, text in zip(range(len(elements)), parent, map(_text_of, elements)):
+        while open_elements and open_elements[-1] != p:
+            j = open_elements.pop()
+            tail = tails[j]
+            if tail and tail.strip(_XML_SPACE):
+                keys.append(2 * j + 1)
+                texts.append(tail)
         if text and text.strip(_XML_SPACE):
-            keys.append(key)
+            keys.append(2 * i)
             texts.append(text)
+        open_elements.append(i)
+    while len(open_elements) > 1:  # body's tail (element 0) lies outside the content
+        j = open_elements.pop()
+        tail = tails[j]
+        if tail and tail.strip(_XML_SPACE):
+            keys.append(2 * j + 1)
+            texts.append(tail)
     return keys, texts
 
 
@@ -159,10 +171,18 @@ def _drop_keeping_tail(element: etree._Element) -> None:
     if tail:
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            previous.tail = _storable((previous.tail or "") + tail)
         else:
-            parent.text = (parent.text or "") + tail
+            parent.text = _storable((parent.text or "") + tail)
     parent.remove(element)
+
+
+def _storable(text: str) -> str:
+    """``text`` as an lxml tree can hold it (a tree built outside :func:`parse_html` may
+    carry control characters that lxml's setters refuse)."""
+    from .parsing import storable_text
+
+    return storable_text(text)
 
 
 #: An element's text length, whitespace collapsed (computed inside libxml2).
@@ -173,15 +193,56 @@ def _deferred(hidden: list[etree._Element], root: etree._Element) -> set[etree._
     """The hidden elements of ``DEFERRED_MIN_CHARS`` or more characters that hold more than
     ``DEFERRED_SHARE`` of the page's text: content that scripts reveal (streamed server
     rendering parks the page in ``<div hidden>``; anti-flicker snippets hide a wrapper
-    until scripts load), not hidden noise."""
-    lengths = list(map(_TEXT_LENGTH, hidden))
+    until scripts load), not hidden noise.
+
+    Measured from the outside in: a hidden element inside one that is removed goes with
+    it unmeasured, so nested hidden elements cost one measurement each of the outermost
+    (linear), not one per level of nesting (quadratic)."""
+    inside = _inside_another(hidden)
+    outermost = [el for el, nested in zip(hidden, inside) if not nested]
+    lengths = list(map(_TEXT_LENGTH, outermost))
     if max(lengths) < DEFERRED_MIN_CHARS:
         return set()  # the common case, decided without measuring the whole page
     body = root.find("body")
     total = _TEXT_LENGTH(body if body is not None else root)
-    return {
-        el for el, length in zip(hidden, lengths) if length >= DEFERRED_MIN_CHARS and length > DEFERRED_SHARE * total
-    }
+
+    def keeps(length: float) -> bool:
+        return length >= DEFERRED_MIN_CHARS and length > DEFERRED_SHARE * total
+
+    deferred = {el for el, length in zip(outermost, lengths) if keeps(length)}
+    if deferred and len(outermost) < len(hidden):
+        # Hidden elements inside deferred content, outermost first (document order): each
+        # is measured only if the hidden element around it is kept.
+        removed: set[etree._Element] = set()
+        hidden_set = set(hidden)
+        for el, nested in zip(hidden, inside):
+            if not nested or el in removed:
+                continue
+            holder = next(a for a in el.iterancestors() if a in hidden_set)
+            if holder in deferred and keeps(_TEXT_LENGTH(el)):
+                deferred.add(el)
+            else:
+                removed.update(el.iter())
+    return deferred
+
+
+def _inside_another(elements: list[etree._Element]) -> list[bool]:
+    """For each element, whether another of ``elements`` holds it; each ancestor is looked
+    at once (memoized), so the cost is linear in the tree, not in depth times count."""
+    targets = set(elements)
+    covered: dict[etree._Element, bool] = {}  # element -> it or an ancestor is in targets
+    out = []
+    for el in elements:
+        path = []
+        node = el.getparent()
+        while node is not None and node not in covered and node not in targets:
+            path.append(node)
+            node = node.getparent()
+        result = node is not None and (node in targets or covered[node])
+        for ancestor in path:
+            covered[ancestor] = result
+        out.append(result)
+    return out
 
 
 def _clean(root: etree._Element) -> list[etree._ElementUnicodeResult]:
@@ -200,8 +261,12 @@ def _clean(root: etree._Element) -> list[etree._ElementUnicodeResult]:
             aria.append(value)
     if hidden:
         deferred = _deferred(hidden, root)
-        for el in hidden:
-            if el not in deferred:
+        # Only the outermost removed elements are detached: lxml walks the whole subtree of
+        # an element it detaches, so detaching every level of nested hidden elements would
+        # cost time quadratic in their depth.  The others go with them.
+        removed = [el for el in hidden if el not in deferred]
+        for el, nested in zip(removed, _inside_another(removed)):
+            if not nested:
                 _drop_keeping_tail(el)
     return aria
 
@@ -335,7 +400,7 @@ class Page:
         index = dict(zip(elements, range(n)))
         parent = [-1]
         parent.extend(map(index.__getitem__, map(etree._Element.getparent, elements[1:])))
-        keys, run_text = _text_runs(self.body, index, parent)
+        keys, run_text = _text_runs(self.body, elements, index, parent)
         # Attribute order matters: a Page's attributes are released in assignment order,
         # and lxml frees an element proxy in time proportional to its depth unless its
         # parent's proxy is still alive.  The runs (XPath results, which hold their

@@ -20,7 +20,13 @@ from collections import Counter
 from lxml import etree
 from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding
 
-__all__ = ["EmptyDocument", "correct_declared_encoding", "decode_html", "parse_html", "sniff_binary"]
+__all__ = [
+    "EmptyDocument",
+    "correct_declared_encoding",
+    "decode_html",
+    "parse_html",
+    "sniff_binary",
+]
 
 # Magic numbers of formats that are sometimes served as text/html.
 _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
@@ -39,6 +45,11 @@ _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
 )
 _CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+#: What lxml cannot store: XML-incompatible control characters (removed, as browsers do
+#: not render them; libxml2's parser keeps them, lxml's setters refuse them) and lone
+#: surrogates (from text decoded with ``surrogateescape`` or JSON ``\ud800`` escapes;
+#: replaced by U+FFFD; libxml2 drops the rest of the text after one).
+_UNSTORABLE_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 #: Elements that have no end tag.
 VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
@@ -49,12 +60,35 @@ class EmptyDocument(ValueError):
     """Raised by :func:`parse_html` when the input holds no HTML to extract from.
 
     ``reason`` is a short machine-readable code: ``empty``, ``binary:<kind>``,
-    ``unparsable``.
+    ``unparsable``, ``too_many_elements``.
     """
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def _storable_char(match: re.Match[str]) -> str:
+    return "\ufffd" if match.group() >= "\ud800" else ""
+
+
+def storable_text(text: str) -> str:
+    """``text`` without what an lxml tree cannot hold (:data:`_UNSTORABLE_CHARS`)."""
+    if _UNSTORABLE_CHARS.search(text) is None:
+        return text
+    return _UNSTORABLE_CHARS.sub(_storable_char, text)
+
+
+def utf16_without_bom(head: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` if ``head`` looks like markup in that encoding
+    without a BOM (mostly ASCII: every other byte NUL), else ``None``."""
+    sample = head[:1024]
+    if len(sample) < 8:
+        return None
+    for name, zeros, chars in (("utf-16-le", sample[1::2], sample[0::2]), ("utf-16-be", sample[0::2], sample[1::2])):
+        if zeros.count(0) >= 0.9 * len(zeros) and chars.count(0) <= 0.1 * len(chars) and b"<" in chars:
+            return name
+    return None
 
 
 def sniff_binary(data: bytes | str) -> str | None:
@@ -64,8 +98,8 @@ def sniff_binary(data: bytes | str) -> str | None:
         if _CONTROL_CHARS.search(head) and len(_CONTROL_CHARS.findall(head)) > len(head) // 10:
             return "binary"
         return None
-    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        return None  # a BOM: UTF-8/16 text
+    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(head):
+        return None  # a BOM, or UTF-16 without one: text
     for signature, kind in _BINARY_SIGNATURES:
         if head.startswith(signature):
             return kind
@@ -78,6 +112,9 @@ _UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _utf8_if_valid(data: bytes) -> str | None:
+    utf16 = utf16_without_bom(data)
+    if utf16:
+        return utf16
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -95,6 +132,10 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
     """Check ``text``, decoded from ``data`` with a declared ``encoding``; return
     ``(encoding, text)``, re-decoded as UTF-8 where the declaration does not fit the bytes."""
     label = encoding.lower().replace("-", "").replace("_", "")
+    if label.startswith("utf16") and not data.startswith(_UTF16_32_BOMS):
+        utf16 = utf16_without_bom(data)
+        if utf16:  # UTF-16 without a BOM: the label is right, the byte order is the bytes'
+            return utf16, data.decode(utf16, "replace")
     if label.startswith(("utf16", "utf32")) and not data.startswith(_UTF16_32_BOMS):
         # A UTF-16/32 label on bytes without a BOM is wrong (markup in those encodings
         # starts with one); the HTML standard reads such pages as UTF-8.
@@ -188,16 +229,25 @@ def _is_xml_name(name: str) -> bool:
 
 def _parse_without_depth_limit(text: str) -> etree._Element:
     feeder = _TreeBuilderFeeder()
-    feeder.feed(_CONTROL_CHARS.sub("", text))
+    feeder.feed(storable_text(text))
     return feeder.close_tree()
 
 
+def _count_elements(root: etree._Element) -> int:
+    return int(_COUNT_ELEMENTS(root))
+
+
+_COUNT_ELEMENTS = etree.XPath("count(//*)")
+
+
 def parse_html(
-    data: str | bytes, *, content_type: str | None = None
+    data: str | bytes, *, content_type: str | None = None, max_elements: int = 0
 ) -> etree._Element:
     """Parse a page into the root ``<html>`` element of an lxml tree.
 
-    Raises :class:`EmptyDocument` for empty, whitespace-only or binary input.
+    Raises :class:`EmptyDocument` for empty, whitespace-only or binary input, and for a
+    page of more than ``max_elements`` elements (``too_many_elements``; ``0``: no limit;
+    crawls set ``CETD_MAX_ELEMENTS``).
     """
     kind = sniff_binary(data)
     if kind:
@@ -214,9 +264,23 @@ def parse_html(
         root = etree.fromstring(source, parser)
     except (etree.XMLSyntaxError, ValueError):
         root = None
+    if isinstance(source, str) and any(entry.type_name == "ERR_INVALID_ENCODING" for entry in parser.error_log):
+        # A lone surrogate: libxml2 drops the rest of the text after it.  Parse again
+        # without them (a scan of every page for them would cost a tenth of the parse).
+        source = storable_text(source)
+        parser = _parser()
+        try:
+            root = etree.fromstring(source, parser)
+        except (etree.XMLSyntaxError, ValueError):
+            root = None
     if any(entry.type_name == "ERR_RESOURCE_LIMIT" for entry in parser.error_log):
         text = source.decode("utf-8") if isinstance(source, bytes) else source
         root = _parse_without_depth_limit(text)
     if root is None:
         raise EmptyDocument("unparsable")
+    # Counting costs nothing where the markup has fewer "<" than the limit (every page
+    # of the dev set); else the tree is counted in C, before the page model is built.
+    if max_elements and source.count(b"<" if isinstance(source, bytes) else "<") > max_elements:
+        if _count_elements(root) > max_elements:
+            raise EmptyDocument("too_many_elements")
     return root

@@ -10,26 +10,20 @@ Any item type works: fields are written through :class:`itemadapter.ItemAdapter`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import multiprocessing
-import os
-import sys
-import types
-from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.asyncio import is_asyncio_available
 
-from .api import extract, extract_tree
+from .api import extract_tree
 from .extraction import Extraction
 from .fingerprint import text_fingerprint
 from .middlewares import STATS_PREFIX, Annotation, take_pending
 from .settings import CetdConfig, ExtractionOptions
+from .workers import WorkerError, WorkerPool, extract_limited
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -41,18 +35,46 @@ logger = logging.getLogger(__name__)
 
 
 async def _wait(future: Future[Extraction]) -> Extraction:
-    """Await a process-pool future under either Twisted reactor (or none)."""
+    """Await a worker pool's future under either Twisted reactor (or none).
+
+    Only an :class:`Exception` comes out: anything else a future could hold (a worker's
+    ``KeyboardInterrupt``, ``SystemExit``) becomes a :class:`WorkerError`, so it cannot
+    escape the pipeline and stop the reactor."""
+
+    def outcome(done: Future[Extraction]) -> tuple[Extraction | None, Exception | None]:
+        if done.cancelled():
+            return None, WorkerError("error", "the extraction was cancelled")
+        error = done.exception()
+        if error is None:
+            return done.result(), None
+        if not isinstance(error, Exception):
+            return None, WorkerError("error", f"{type(error).__name__} in an extraction worker")
+        return None, error
+
     if is_asyncio_available():
-        return await asyncio.wrap_future(future)
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[Extraction] = loop.create_future()
+
+        def settle_asyncio(done: Future[Extraction]) -> None:
+            if waiter.done():
+                return
+            result, error = outcome(done)
+            if error is None:
+                waiter.set_result(result)  # type: ignore[arg-type]
+            else:
+                waiter.set_exception(error)
+
+        future.add_done_callback(lambda done: loop.call_soon_threadsafe(settle_asyncio, done))
+        return await waiter
     from twisted.internet import reactor
     from twisted.internet.defer import Deferred
 
     deferred: Deferred[Extraction] = Deferred()
 
     def settle(done: Future[Extraction]) -> None:
-        error = done.exception()
+        result, error = outcome(done)
         if error is None:
-            deferred.callback(done.result())
+            deferred.callback(result)
         else:
             deferred.errback(error)
 
@@ -60,60 +82,24 @@ async def _wait(future: Future[Extraction]) -> Extraction:
     return await deferred
 
 
-@contextlib.contextmanager
-def _main_module_hidden() -> Iterator[None]:
-    """Start worker processes without re-importing the parent's ``__main__``.
-
-    ``spawn`` workers normally re-import the script that started the crawl; a script
-    without an ``if __name__ == "__main__":`` guard would then run its crawl again in
-    every worker.  Workers only need :func:`scrapy_cetd.extract`, so ``__main__`` is
-    replaced by an empty module while processes start.
-    """
-    main = sys.modules["__main__"]
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = main
+def _error_of(exc: Exception) -> tuple[str, str]:
+    """The error field's text and the stat's name for an extraction that failed."""
+    if isinstance(exc, WorkerError):
+        if exc.kind in ("timeout", "worker_died"):
+            return str(exc), exc.kind
+        return str(exc), "extraction"
+    return f"{type(exc).__name__}: {exc}", "extraction"
 
 
-class WorkerPool:
-    """``CETD_WORKERS`` processes that parse and extract HTML text (lxml trees cannot be
-    pickled, so the decoded text is sent and parsed once, in the worker).
+class ExtractionPool(WorkerPool):
+    """The worker pool running :func:`~scrapy_cetd.workers.extract_limited` for a crawl."""
 
-    Workers are started up front (``spawn``, so no locks are inherited from the reactor's
-    threads).  If a worker dies, the items in flight fail (kept with an error field) and
-    the pool is restarted for the next ones.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.restarts = 0
-        self._executor = self._start()
-
-    def _start(self) -> ProcessPoolExecutor:
-        executor = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
-        with _main_module_hidden():
-            for _ in range(self.size):
-                executor.submit(os.getpid)
-        return executor
+    def __init__(self, config: CetdConfig) -> None:
+        super().__init__(config.workers, config.timeout)
+        self.max_elements = config.max_elements
 
     async def extract(self, html: str | bytes, url: str | None, options: ExtractionOptions) -> Extraction:
-        executor = self._executor
-        try:
-            with _main_module_hidden():
-                future = executor.submit(extract, html, url=url, **options.keywords())
-            return await _wait(future)
-        except BrokenProcessPool:
-            if executor is self._executor:
-                self.restarts += 1
-                logger.error("A content extraction worker died; restarting the pool of %d", self.size)
-                executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = self._start()
-            raise
-
-    def close(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        return await _wait(self.submit(html, url, self.max_elements, options.keywords()))
 
 
 def _diagnostics(result: Extraction) -> dict[str, Any]:
@@ -151,7 +137,7 @@ class ContentExtractionPipeline:
         if not self.config.enabled:
             raise NotConfigured("CETD_ENABLED is False")
         self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
-        self._pool: WorkerPool | None = None
+        self._pool: ExtractionPool | None = None
         self._warned: set[tuple[type, str]] = set()
         if not _spider_middleware_enabled(crawler):
             logger.warning(
@@ -165,13 +151,24 @@ class ContentExtractionPipeline:
 
     def open_spider(self) -> None:
         if self.config.workers:
-            self._pool = WorkerPool(self.config.workers)
+            self._pool = ExtractionPool(self.config)
+            logger.info(
+                "Content extraction runs in %d worker process%s (%s), at most %s per page (CETD_TIMEOUT)",
+                self.config.workers,
+                "" if self.config.workers == 1 else "es",
+                "CETD_WORKERS"
+                if self.crawler.settings.get("CETD_WORKERS") is not None
+                else "the default: real-size pages parse faster off the reactor thread, within a time limit",
+                f"{self.config.timeout:g} s" if self.config.timeout else "no limit",
+            )
+        else:
+            logger.info("Content extraction runs in the crawling process (CETD_WORKERS = 0): no per-page time limit")
 
     def close_spider(self) -> None:
         if self._pool is not None:
+            self._pool.close()
             if self._pool.restarts:
                 self.stats.set_value(f"{STATS_PREFIX}/workers/restarts", self._pool.restarts)
-            self._pool.close()
             self._pool = None
 
     async def process_item(self, item: Any) -> Any:
@@ -190,7 +187,7 @@ class ContentExtractionPipeline:
         try:
             result = await self._extract_annotation(annotation, entry.options)
         except Exception as exc:
-            return self._failed(item, adapter, annotation.url, f"{type(exc).__name__}: {exc}", "extraction")
+            return self._failed(item, adapter, annotation.url, *_error_of(exc))
         return self._write(item, adapter, result, entry.options)
 
     async def _process_source(self, item: Any, adapter: ItemAdapter) -> Any:
@@ -207,9 +204,9 @@ class ContentExtractionPipeline:
             if self._pool is not None:
                 result = await self._pool.extract(source, url, options)
             else:
-                result = extract(source, url=url, **options.keywords())
+                result = extract_limited(source, url, self.config.max_elements, options.keywords())
         except Exception as exc:
-            return self._failed(item, adapter, url, f"{type(exc).__name__}: {exc}", "extraction")
+            return self._failed(item, adapter, url, *_error_of(exc))
         return self._write(item, adapter, result, options)
 
     async def _extract_annotation(self, annotation: Annotation, options: ExtractionOptions) -> Extraction:
@@ -220,7 +217,8 @@ class ContentExtractionPipeline:
             elif self._pool is not None and annotation.text is not None:
                 result = await self._pool.extract(annotation.text, annotation.url, options)
             else:  # decoded for workers, but the pool is gone (crawl closing)
-                result = extract(annotation.text or "", url=annotation.url, **options.keywords())
+                limit = self.config.max_elements
+                result = extract_limited(annotation.text or "", annotation.url, limit, options.keywords())
             annotation.results[options] = result
         return result
 
@@ -236,6 +234,8 @@ class ContentExtractionPipeline:
             self._set(item, adapter, self.config.flag_field, "short_text")
         elif not result.text and result.reason:
             self.stats.inc_value(f"{STATS_PREFIX}/items/no_content")
+            if result.reason == "too_many_elements":  # found in a worker (in-process: by the middleware)
+                self.stats.inc_value(f"{STATS_PREFIX}/skipped/too_many_elements")
             self._set(item, adapter, self.config.flag_field, result.reason)
         values = {
             **(result.metadata.to_dict() if result.metadata else {}),
@@ -258,10 +258,13 @@ class ContentExtractionPipeline:
         return item
 
     def _failed(self, item: Any, adapter: ItemAdapter, url: str | None, error: str, stage: str) -> Any:
-        """An error never loses an item silently: log it with the URL, count it, keep or drop."""
-        if stage == "extraction":
+        """An error never loses an item silently: log it with the URL, count it, keep or drop.
+
+        ``stage``: ``page`` (the page could not be annotated), ``extraction`` (the
+        extraction raised), ``timeout`` or ``worker_died`` (worker mode)."""
+        if stage != "page":
             logger.error("Content extraction failed for %s: %s", url, error)
-            self.stats.inc_value(f"{STATS_PREFIX}/errors/extraction")
+            self.stats.inc_value(f"{STATS_PREFIX}/errors/{stage}")
         if self.config.on_error == "drop":
             self.stats.inc_value(f"{STATS_PREFIX}/items/dropped/error")
             raise DropItem(f"Content extraction failed for {url}: {error}")

@@ -21,12 +21,16 @@ CETD_ERROR_FIELD           ``"cetd_error"``                        the extractio
 CETD_SOURCE_FIELD          ``"raw_html"``                          item field with raw HTML
 CETD_MAX_SIZE              ``16777216`` (16 MiB)                   larger bodies are skipped
 CETD_WORKERS               ``2`` (``1`` on one core)               extraction processes
+CETD_TIMEOUT               ``10`` (seconds)                        per-page limit (workers)
+CETD_MAX_ELEMENTS          ``100000``                              larger pages are skipped
 ========================== ======================================= ===========================
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import math
 import os
@@ -66,10 +70,19 @@ DEFAULT_OUTPUT_FIELDS = {
     "language": "language",
     "canonical_url": "canonical_url",
 }
+_FIELDS_EXAMPLE = '{"text": "text", "title": "title"}'
 DEFAULT_MAX_SIZE = 16 * 1024 * 1024
 #: Extraction runs in this many worker processes by default, off the reactor thread: two
 #: (one on a single-core machine), the best measured on real-world pages (example_project/benchmark.py).
 DEFAULT_WORKERS = min(2, os.cpu_count() or 1)
+#: More worker processes than this is a mistake (each holds a parsed page in memory).
+MAX_WORKERS = 64
+#: Seconds one page may take in a worker (``docs/operating.md``).
+DEFAULT_TIMEOUT = 10.0
+#: Pages with more elements are skipped (``too_many_elements``): a page model costs about
+#: 1.5 KB per element (1,000,000 ``<p>`` elements: 1.2 GB of RSS; 200,000: 0.3 GB), and the
+#: largest of the 1497 WCXB dev pages has 15,793.
+DEFAULT_MAX_ELEMENTS = 100_000
 
 #: Per-request overrides read from ``request.meta``.
 META_KEYS = ("cetd_enabled", "cetd_algorithm", "cetd_threshold_coefficient", "cetd_params", "cetd_min_text_length")
@@ -184,6 +197,26 @@ def _count(name: str, value: Any) -> int:
     return int(number)
 
 
+def _workers(value: Any) -> int:
+    workers = _count("CETD_WORKERS", value)
+    if workers > MAX_WORKERS:
+        raise InvalidSetting(f"CETD_WORKERS: expected at most {MAX_WORKERS} worker processes, got {value!r}")
+    return workers
+
+
+def _timeout(value: Any) -> float | None:
+    """``CETD_TIMEOUT``: seconds (> 0) per page in a worker; ``0`` or ``None``: no limit."""
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or math.isnan(number) or number < 0:
+        raise InvalidSetting(f"CETD_TIMEOUT: expected seconds (a number >= 0, 0 for no limit), got {value!r}")
+    return number or None
+
+
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise InvalidSetting(f"{name}: expected one of {', '.join(map(repr, choices))}, got {value!r}")
@@ -223,6 +256,8 @@ class CetdConfig:
     source_field: str | None
     max_size: int
     workers: int
+    timeout: float | None = DEFAULT_TIMEOUT
+    max_elements: int = 0
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> CetdConfig:
@@ -248,7 +283,18 @@ class CetdConfig:
             "CETD_THRESHOLD_COEFFICIENT",
             "CETD_PARAMS",
         )
-        output_fields = cls._output_fields(_get(settings, "CETD_OUTPUT_FIELDS", "getdict", DEFAULT_OUTPUT_FIELDS))
+        raw_fields = settings.get("CETD_OUTPUT_FIELDS")
+        if isinstance(raw_fields, str):  # JSON from the command line
+            with contextlib.suppress(ValueError):
+                raw_fields = json.loads(raw_fields)
+        if raw_fields is not None and not isinstance(raw_fields, (Mapping, str)):
+            cls._output_fields(raw_fields)  # not a dict: raises, saying what the setting expects
+        try:
+            output_fields = cls._output_fields(_get(settings, "CETD_OUTPUT_FIELDS", "getdict", DEFAULT_OUTPUT_FIELDS))
+        except InvalidSetting as exc:
+            if "expected a dict" in str(exc):
+                raise
+            raise InvalidSetting(f"{exc}; expected a dict of output -> item field, e.g. {_FIELDS_EXAMPLE}") from None
         min_text_length = _count("CETD_MIN_TEXT_LENGTH", settings.get("CETD_MIN_TEXT_LENGTH", 0))
         return cls(
             enabled=enabled,
@@ -270,11 +316,17 @@ class CetdConfig:
             error_field=_field("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error")),
             source_field=_field("CETD_SOURCE_FIELD", settings.get("CETD_SOURCE_FIELD", "raw_html")),
             max_size=_count("CETD_MAX_SIZE", settings.get("CETD_MAX_SIZE", DEFAULT_MAX_SIZE)),
-            workers=_count("CETD_WORKERS", settings.get("CETD_WORKERS", DEFAULT_WORKERS)),
+            workers=_workers(settings.get("CETD_WORKERS", DEFAULT_WORKERS)),
+            timeout=_timeout(settings.get("CETD_TIMEOUT", DEFAULT_TIMEOUT)),
+            max_elements=_count("CETD_MAX_ELEMENTS", settings.get("CETD_MAX_ELEMENTS", DEFAULT_MAX_ELEMENTS)),
         )
 
     @staticmethod
-    def _output_fields(value: Mapping[Any, Any]) -> dict[str, str]:
+    def _output_fields(value: Any) -> dict[str, str]:
+        if not isinstance(value, Mapping):
+            raise InvalidSetting(
+                f"CETD_OUTPUT_FIELDS: expected a dict of output -> item field, e.g. {_FIELDS_EXAMPLE}, got {value!r}"
+            )
         fields: dict[str, str] = {}
         for output, field_name in value.items():
             if output not in OUTPUTS:

@@ -109,7 +109,7 @@ def test_text_split_by_a_removed_element_is_one_run() -> None:
 def test_runs_read_by_the_deep_tree_walk_match_the_xpath_reading() -> None:
     html = "<body>" + SMALL + "<div>a<p>b<br>c<i>d</i>\ne</p>\n<ul><li>f</li><li> </li></ul>g</div>x</body>"
     page = Page.from_tree(parse_html(html))
-    keys, texts = page_module._text_runs_by_walk(page.body, page.index)
+    keys, texts = page_module._text_runs_by_walk(page.elements, page.parent)
     assert keys == page.run_key
     assert [" ".join(t.split()) for t in texts] == page.run_collapsed
 

@@ -23,8 +23,7 @@ or end tag.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-from lxml import etree
+from operator import attrgetter
 
 from ..page import BLOCK_TAGS, LINK_TAGS, Page
 
@@ -34,6 +33,7 @@ __all__ = ["END", "START", "TEXT", "Line", "Token", "content_runs", "split_lines
 VOID_TAGS = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 START, END, TEXT = 0, 1, 2
+_tail_of = attrgetter("tail")
 
 #: ``(START|END, tag, markup length, is block tag)`` or ``(TEXT, text, run key, in a link)``.
 Token = tuple[int, str, int, bool]
@@ -53,38 +53,43 @@ def tokens(page: Page) -> list[Token]:
     link = [tag in LINK_TAGS for tag in tags]
     void = [tag in VOID_TAGS for tag in tags]
     link_depth = 0
-    # iterwalk visits the elements in the page's preorder (body = 0); a stack of the
-    # open elements' numbers gives each "end" event its element.
-    number = -1
+    # The elements in the page's preorder (body = 0), with a stack of the open elements:
+    # element i closes once the walk reaches the end of its subtree (``page.end``).  A
+    # plain loop, where ``etree.iterwalk`` slows down with the depth of the tree.
+    end = page.end
     open_elements: list[int] = []
-    for event, el in etree.iterwalk(page.body, events=("start", "end"), tag=etree.Element):
-        if event == "start":
-            number += 1
-            i = number
-            open_elements.append(i)
-            tag = tags[i]
-            if tag:
-                keys = el.keys()
-                size = len(tag) + 2
-                if keys:
-                    size += 4 * len(keys) + sum(map(len, keys)) + sum(map(len, el.values()))
-                append((START, tag, size, block[i]))
-                if link[i]:
-                    link_depth += 1
-            text = el.text
-            if text:
-                append((TEXT, text, 2 * i, link_depth > 0))
-        else:
-            i = open_elements.pop()
-            tag = tags[i]
-            if tag:
-                if link[i]:
-                    link_depth -= 1
-                if not void[i]:
-                    append((END, tag, len(tag) + 3, block[i]))
-            tail = el.tail
-            if tail and i:
-                append((TEXT, tail, 2 * i + 1, link_depth > 0))
+
+    def close(i: int) -> None:
+        nonlocal link_depth
+        tag = tags[i]
+        if tag:
+            if link[i]:
+                link_depth -= 1
+            if not void[i]:
+                append((END, tag, len(tag) + 3, block[i]))
+        tail = tails[i]
+        if tail and i:
+            append((TEXT, tail, 2 * i + 1, link_depth > 0))
+
+    tails = list(map(_tail_of, page.elements))
+    for i, el in enumerate(page.elements):
+        while open_elements and end[open_elements[-1]] <= i:
+            close(open_elements.pop())
+        open_elements.append(i)
+        tag = tags[i]
+        if tag:
+            keys = el.keys()
+            size = len(tag) + 2
+            if keys:
+                size += 4 * len(keys) + sum(map(len, keys)) + sum(map(len, el.values()))
+            append((START, tag, size, block[i]))
+            if link[i]:
+                link_depth += 1
+        text = el.text
+        if text:
+            append((TEXT, text, 2 * i, link_depth > 0))
+    while open_elements:
+        close(open_elements.pop())
     return out
 
 
@@ -156,14 +161,16 @@ def split_lines(stream: Iterable[Token], width: int = 0, block_breaks: bool = Fa
         for n, segment in enumerate(segments):
             if n:
                 new_line()
-            while width and column + len(segment) >= width:
-                cut = width - column
-                _add_text(line, segment[:cut], extra, flag)
+            start = 0  # cut by offsets: slicing off the rest each time is quadratic
+            while width and column + len(segment) - start >= width:
+                cut = start + width - column
+                _add_text(line, segment[start:cut], extra, flag)
                 new_line()
-                segment = segment[cut:]
-            if segment:
-                _add_text(line, segment, extra, flag)
-                column += len(segment)
+                start = cut
+            if start < len(segment):
+                rest = segment[start:] if start else segment
+                _add_text(line, rest, extra, flag)
+                column += len(rest)
     lines.append(line)
     kept = [line for line in lines if line.tags or line.pieces]
     for line in kept:

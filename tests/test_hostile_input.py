@@ -1,0 +1,150 @@
+"""Hostile input for every registered algorithm: generated and mutated HTML (Hypothesis)
+give no exception, and pathological pages (deep nesting, huge text without tags, control
+characters, lone surrogates) are extracted in bounded time."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scrapy_cetd import Page, algorithm_names, extract, extract_tree
+from scrapy_cetd.parsing import parse_html
+from tests.scrapy_items import SITE
+
+ALGORITHMS = list(algorithm_names())
+RIVER = (SITE / "article-river.html").read_text(encoding="utf-8")
+
+TAGS = ["div", "p", "span", "a", "table", "tr", "td", "ul", "li", "h1", "b", "nav", "article", "script",
+        "style", "br", "img", "button", "select", "pre", "html", "body", "head", "title", "o:p", "template"]
+ATTRIBUTES = ["", " hidden", ' style="display:none"', ' role="main"', ' aria-modal="true"', ' class="x"',
+              ' href="/a"', " id=a", ' style="visibility: hidden"']
+#: Text with what real pages carry by mistake: control characters, lone surrogates, NULs,
+#: entities, stray "<" and "&".
+TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(list("abc xyz\n\t.,<>&;\"'")),
+        st.sampled_from(["\x00", "\x01", "\x0b", "\x0c", "\x1f", "\ud800", "\udfff", "\ufffd", "&amp;", "&#0;",
+                         "&#xd800;", "é", "\u200b"]),
+        st.characters(),
+    ),
+    max_size=40,
+).map("".join)
+
+
+@st.composite
+def html_trees(draw: st.DrawFn, depth: int = 0) -> str:
+    """Markup from a small grammar: nested elements (closed or not) with attributes and text."""
+    parts = []
+    for _ in range(draw(st.integers(0, 4 if depth < 4 else 0))):
+        if draw(st.booleans()):
+            parts.append(draw(TEXT))
+        else:
+            tag = draw(st.sampled_from(TAGS))
+            inner = draw(html_trees(depth + 1))
+            close = draw(st.sampled_from([f"</{tag}>", "", f"</{draw(st.sampled_from(TAGS))}>"]))
+            parts.append(f"<{tag}{draw(st.sampled_from(ATTRIBUTES))}>{inner}{close}")
+    return "".join(parts)
+
+
+@st.composite
+def mutated_pages(draw: st.DrawFn) -> str:
+    """A real article page with slices deleted, repeated or replaced by generated markup."""
+    page = RIVER
+    for _ in range(draw(st.integers(1, 4))):
+        start = draw(st.integers(0, len(page)))
+        end = draw(st.integers(start, min(len(page), start + 400)))
+        kind = draw(st.sampled_from(["delete", "repeat", "insert"]))
+        if kind == "delete":
+            page = page[:start] + page[end:]
+        elif kind == "repeat":
+            page = page[:end] + page[start:end] * draw(st.integers(2, 20)) + page[end:]
+        else:
+            page = page[:start] + draw(html_trees()) + page[start:]
+    return page
+
+
+FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _extract_everything(html: str | bytes) -> None:
+    for algorithm in ALGORITHMS:
+        result = extract(html, algorithm=algorithm)
+        assert isinstance(result.text, str) and isinstance(result.html, str)
+        assert result.text or result.reason
+
+
+@FUZZ
+@given(html_trees())
+def test_generated_markup_never_raises(html: str) -> None:
+    _extract_everything(html)
+    _extract_everything(html.encode("utf-8", "surrogatepass"))
+
+
+@FUZZ
+@given(mutated_pages())
+def test_mutated_pages_never_raise(html: str) -> None:
+    _extract_everything(html)
+
+
+#: Pages that took minutes before issue 16 (its reproductions, at full size), and the
+#: time every algorithm gets on each, once the page is parsed: generous (2 cores shared
+#: with other jobs), where the old code took 10 s to minutes.
+PATHOLOGICAL = {
+    "50,000 nested spans": "<html><body>" + "<span>x" * 50_000,
+    "200,000 nested divs": "<html><body>" + "<div>x" * 200_000,
+    "5,000 nested tables": "<html><body>" + "<table><tr><td>x" * 5_000,
+    "10 MB of text without tags": "word " * 2_000_000,
+    "50,000 nested hidden spans": "<html><body><p>Visible text of the page.</p>" + "<span hidden>" * 50_000 + "x",
+}
+SECONDS_PER_ALGORITHM = 10.0
+
+
+class _OverTime(Exception):
+    pass
+
+
+def _over_time(signum: int, frame: object) -> None:
+    raise _OverTime
+
+
+@pytest.mark.parametrize("name", list(PATHOLOGICAL))
+def test_pathological_pages_take_bounded_time(name: str) -> None:
+    """Each algorithm gets ``SECONDS_PER_ALGORITHM`` of CPU time (a profiling timer stops
+    one that runs over, so a regression costs seconds, not hours)."""
+    page = Page.from_tree(parse_html(PATHOLOGICAL[name]))
+    slow = []
+    previous = signal.signal(signal.SIGPROF, _over_time)
+    try:
+        for algorithm in ALGORITHMS:
+            signal.setitimer(signal.ITIMER_PROF, SECONDS_PER_ALGORITHM)
+            try:
+                extract_tree(page, algorithm=algorithm)
+            except _OverTime:
+                slow.append(algorithm)
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
+    finally:
+        signal.signal(signal.SIGPROF, previous)
+    assert not slow, f"{name}: over {SECONDS_PER_ALGORITHM} CPU seconds: {slow}"
+
+
+def test_control_characters_and_surrogates_are_not_errors() -> None:
+    control = extract("<html><body><p>Some words<span hidden>x</span>\x01 after.</p></body></html>")
+    assert control.text == "Some words after."
+    story = "<p>" + "Words of the story before the bad character. " * 10 + "\ud800 and the rest after it.</p>"
+    for depth in (0, 3000):  # shallow: libxml2; deeper than 2048: the depth-unlimited parser
+        html = "<html><body>" + "<div>" * depth + story + "</body></html>"
+        page = Page.from_tree(parse_html(html))
+        assert page.run_collapsed[-1].endswith("\ufffd and the rest after it.")  # nothing cut off
+        assert extract(html, algorithm="cetd-ds").text.endswith("\ufffd and the rest after it.")
+        _extract_everything(html)
+
+
+def test_utf16_without_bom_follows_the_http_charset() -> None:
+    body = "<html><body><p>Hello from a page in UTF-16, without a byte order mark.</p></body></html>"
+    for encoding, label in (("utf-16-le", "utf-16le"), ("utf-16-be", "utf-16be"), ("utf-16-le", "utf-16")):
+        result = extract(body.encode(encoding), content_type=f"text/html; charset={label}")
+        assert result.text == "Hello from a page in UTF-16, without a byte order mark.", label
