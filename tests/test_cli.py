@@ -126,7 +126,7 @@ def test_a_page_without_text_says_why_on_stderr_and_exits_1(
     data.write_text('{"id": 1, "tags": ["a", "b"]}')
     status, out, err = run(capsys, "extract", str(blank), str(article), str(head_only), str(frames), str(data))
     assert status == 1
-    assert out.splitlines()[:2] == [f"==> {article} <==", HEADLINE]
+    assert out.splitlines()[:2] == [f"==> {article} <==", FIRST_PARAGRAPH]
     assert f"==> {blank} <==" not in out
     errors = err.splitlines()
     assert len(errors) == 4
