@@ -122,19 +122,15 @@ def test_a_page_without_text_says_why_on_stderr_and_exits_1(
     head_only.write_text("<html><head><title>Only a head</title><meta charset=utf-8></head></html>")
     frames = tmp_path / "frames.html"
     frames.write_text('<html><frameset><frame src="a.html"></frameset></html>')
-    data = tmp_path / "data.json"
-    data.write_text('{"id": 1, "tags": ["a", "b"]}')
-    status, out, err = run(capsys, "extract", str(blank), str(article), str(head_only), str(frames), str(data))
+    status, out, err = run(capsys, "extract", str(blank), str(article), str(head_only), str(frames))
     assert status == 1
     assert out.splitlines()[:2] == [f"==> {article} <==", FIRST_PARAGRAPH]
     assert f"==> {blank} <==" not in out
     errors = err.splitlines()
-    assert len(errors) == 4
+    assert len(errors) == 3
     assert errors[0].startswith(f"scrapy-cetd: {blank}: nothing extracted (no-text): the page's <body> holds no text")
     assert errors[1].startswith(f"scrapy-cetd: {head_only}: nothing extracted (no-text): ")
     assert errors[2].startswith(f"scrapy-cetd: {frames}: nothing extracted (frameset): a frameset page")
-    assert errors[3].startswith(f"scrapy-cetd: {data}: nothing extracted (nothing-selected): the algorithm selected")
-    assert "--threshold-coefficient" in errors[3]
 
 
 def test_json_output_keeps_the_record_of_a_page_without_text(
