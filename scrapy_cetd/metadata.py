@@ -11,9 +11,8 @@ Sources, in order of trust (the first that gives a valid value wins, field by fi
 5. the byline near the headline (``rel=author``, ``class`` with ``author``/``byline``);
 6. a date in the URL.
 
-One exception, measured on the dev labels: a date shown right at the headline (the
-dateline, :data:`DATELINE_RUNS`) comes before the structured ones, as readers (and the
-labels) take the date they see.  The ``<h1>`` is the headline when it agrees with the
+The declared publish date is checked against the date shown at the headline (the
+dateline, :data:`DATELINE_RUNS`, :func:`_check_declared_date`).  The ``<h1>`` is the headline when it agrees with the
 declared title (:data:`_H1_MIN_AGREEMENT`).
 
 Every value is checked before it is kept (an author that is a URL, an e-mail address or a
@@ -629,34 +628,64 @@ def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, An
     _put(found, "authors", authors)
 
 
-def _date_near_headline(page: Page, before: int, after: int) -> str | None:
-    """A date written in a short text run near the first ``<h1>`` (from ``before`` text runs
-    before its own text to ``after`` runs after it): the visible dateline."""
+def _dates_near_headline(page: Page, before: int, after: int, first_only: bool = False) -> list[str]:
+    """The dates written in short text runs near the first ``<h1>`` (from ``before`` text
+    runs before its own text to ``after`` runs after it), in page order: the dateline."""
     h1 = next(iter(page.positions("h1")), None)
     if h1 is None:
-        return None
+        return []
     try:
         start: int | None = page.run_key.index(2 * h1)  # the <h1>'s own text, found in C
     except ValueError:
         start = next((k for k, key in enumerate(page.run_key) if key >= 2 * h1), None)
     if start is None:
-        return None
+        return []
     texts = page.run_collapsed
+    dates = []
     for k in range(max(0, start - before), min(len(texts), start + after + 1)):
         if len(texts[k]) <= _DATELINE_MAX_CHARS:
             value = parse_date(texts[k])
             if value:
-                return value
-    return None
+                dates.append(value)
+                if first_only:
+                    break
+    return dates
+
+
+def _check_declared_date(page: Page, found: dict[str, Any]) -> None:
+    """The declared (JSON-LD, meta, microdata, ``<time>``) publish date stays, with two
+    checked exceptions read from the dateline (:data:`DATELINE_RUNS`):
+
+    - the page shows its declared *modified* date at the headline and not the published
+      one: readers (and the dev labels) take the date they see;
+    - the declared publish date is the same day as the declared modified date (a stamp the
+      site writes when it builds the page) and an earlier date is shown at the headline.
+
+    Without a declared date the first date of the dateline is taken.  Chosen by two-fold
+    cross-validation on the first dev half (odd/even pages), date share per fold: the
+    dateline always first 0.884 / 0.929, declared always first 0.879 / 0.841, declared
+    with the first exception 0.879 / 0.885, with both 0.892 / 0.903 (this rule)."""
+    declared = found.get("date_published")
+    visible = _dates_near_headline(page, *DATELINE_RUNS, first_only=not declared)
+    if not visible:
+        return
+    if not declared:
+        found["date_published"] = visible[0]
+        return
+    days = [value[:10] for value in visible]
+    modified = found.get("date_modified")
+    if declared[:10] in days:
+        return
+    if modified and modified[:10] in days:
+        found["date_published"] = modified
+    elif modified and modified[:10] == declared[:10] and days[0] < declared[:10]:
+        found["date_published"] = visible[0]
 
 
 _MAX_AUTHOR_SOURCES = 8
-#: The dateline: a date in the text runs from 3 before the ``<h1>``'s text to 15 after it
-#: comes first, before the JSON-LD and meta dates, because the dev labels are the date a
-#: reader sees (often the "updated" one where the markup gives the first publication);
-#: failing every structured source, a date up to 60 runs after.  On the first half: date
-#: 0.86 (dateline after the structured sources, up to 40 runs) -> 0.91, false positives
-#: 78 -> 79; ``[-5, 20]`` and ``[-3, 10]`` first did 0.90.
+#: The dateline: the text runs from 3 before the ``<h1>``'s text to 15 after it, read to
+#: check the declared date (:func:`_check_declared_date`); failing every source, a date up
+#: to 60 runs after.
 DATELINE_RUNS = (3, 15)
 NEAR_HEADLINE_RUNS = (5, 60)
 _DATELINE_MAX_CHARS = 80
@@ -777,12 +806,10 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
                 break
     if not found.get("author_candidates"):
         _from_byline(bylines, found)
-    dateline = _date_near_headline(page, *DATELINE_RUNS)
-    structured = found.get("date_published")
-    if dateline and not (structured and structured[:10] == dateline):
-        found["date_published"] = dateline  # a structured date the same day keeps its time
+    _check_declared_date(page, found)
     if not found.get("date_published"):
-        _put(found, "date_published", _date_near_headline(page, *NEAR_HEADLINE_RUNS) or date_from_url(url))
+        late = _dates_near_headline(page, *NEAR_HEADLINE_RUNS, first_only=True)
+        _put(found, "date_published", (late[0] if late else None) or date_from_url(url))
 
     site_name = found.get("site_name") or found.get("ld_site")
     names = (site_name, found.get("ld_site"), _host_name(url))

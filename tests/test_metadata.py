@@ -119,6 +119,24 @@ def test_dateline_near_the_headline() -> None:
     assert meta.date_published == "2024-05-04"
 
 
+@pytest.mark.parametrize(
+    ("published", "modified", "shown", "expected"),
+    [
+        ("2024-05-01", "2024-06-10", "May 20, 2024", "2024-05-01"),  # a shown date unlike both: declared
+        ("2024-05-01", "2024-06-10", "Updated June 10, 2024", "2024-06-10"),  # the shown modified date
+        ("2024-05-01", "2024-06-10", "May 1, 2024 · Updated June 10, 2024", "2024-05-01"),  # both shown
+        ("2025-12-01", "2025-12-01", "April 24, 2020", "2020-04-24"),  # a build stamp, an earlier date shown
+        ("2025-12-01", "2025-12-01", "December 20, 2025", "2025-12-01"),  # a later shown date: declared
+    ],
+)
+def test_the_declared_date_checked_against_the_dateline(
+    published: str, modified: str, shown: str, expected: str
+) -> None:
+    head = ld({"@type": "Article", "headline": "Bridge", "datePublished": published, "dateModified": modified})
+    meta = meta_of(page(head, f"<h1>Bridge</h1><div>{shown}</div>"), url=None)
+    assert meta.date_published == expected
+
+
 def test_json_ld_wins_over_meta_tags() -> None:
     head = ld({"@type": "Article", "headline": "From JSON-LD", "author": "Ann Lee", "datePublished": "2024-05-01"}) + (
         '<meta property="og:title" content="From OpenGraph"><meta name="author" content="Bo Chen">'
