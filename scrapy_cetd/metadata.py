@@ -5,10 +5,11 @@ Sources, in order of trust (the first that gives a valid value wins, field by fi
 1. JSON-LD (schema.org ``Article``, ``NewsArticle``, ``BlogPosting`` and the like, inside
    ``@graph`` or lists, ``author`` as text, object, list or ``@id`` reference);
 2. OpenGraph, Twitter and ``<meta>`` tags (``article:published_time``, ``author``,
-   ``dc.*``, ``parsely-*``, ...);
+   ``dc.*``, ``parsely-*``, a ``twitter:label``/``twitter:data`` "Written by" pair, ...);
 3. microdata (``itemprop``);
 4. ``<time datetime>``;
-5. the byline near the headline (``rel=author``, ``class`` with ``author``/``byline``);
+5. the byline near the headline (``rel=author``, ``class`` with ``author``/``byline``,
+   then a "By NAME" text run);
 6. a date in the URL.
 
 The declared publish date is checked against the date shown at the headline (the
@@ -537,8 +538,23 @@ def _metas(root: etree._Element) -> dict[str, list[str]]:
     return metas
 
 
+_WRITTEN_BY = re.compile(r"^(?:written by|author|authors|by)\s*:?$", re.IGNORECASE)
+
+
+def _twitter_author(metas: dict[str, list[str]]) -> list[str]:
+    """The author in the ``twitter:labelN``/``twitter:dataN`` pairs ("Written by", a name)
+    that WordPress SEO plugins write (first dev half: one more author, no false positive)."""
+    for number in "1234":
+        labels = metas.get(f"twitter:label{number}")
+        if labels and _WRITTEN_BY.match(labels[0].strip()):
+            return clean_author((metas.get(f"twitter:data{number}") or [""])[0])
+    return []
+
+
 def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
     for name, keys in _META_SOURCES.items():
+        if name == "authors":
+            _put(found, name, _twitter_author(metas))
         if found.get(name):
             continue
         values = [value for key in keys for value in metas.get(key, ())]
@@ -650,6 +666,49 @@ def _dates_near_headline(page: Page, before: int, after: int, first_only: bool =
                 if first_only:
                     break
     return dates
+
+
+_BY_LABEL = re.compile(
+    r"^(?:(?:written|posted|published|reported)\s+)?by\s*:?$|^(?:author|authors)\s*:$", re.IGNORECASE
+)
+_BY_LINE = re.compile(r"^(?:(?:written|posted|reported)\s+)?by\s*:?\s+\S", re.IGNORECASE)
+
+
+def _looks_like_a_name(text: str) -> bool:
+    """One word (a user name), or words whose first and last start with a capital."""
+    words = text.split()
+    return len(words) == 1 or (words[0][0].isupper() and words[-1][0].isupper())
+
+
+def _author_near_headline(page: Page, before: int, after: int) -> list[str]:
+    """Names in a "By NAME" text run near the first ``<h1>`` (or a "By"/"Written by" run
+    followed by the name's run; the dateline's window), when no markup names the author.
+    Two-fold cross-validation on the first dev half: author 0.787 / 0.787 -> 0.818 /
+    0.820, false positives 17 / 27 -> 20 / 27 (bylines on unlabelled pages)."""
+    h1 = next(iter(page.positions("h1")), None)
+    if h1 is None:
+        return []
+    try:
+        start: int | None = page.run_key.index(2 * h1)
+    except ValueError:
+        start = next((k for k, key in enumerate(page.run_key) if key >= 2 * h1), None)
+    if start is None:
+        return []
+    texts = page.run_collapsed
+    stop = min(len(texts), start + after + 1)
+    for k in range(max(0, start - before), stop):
+        text = texts[k]
+        if len(text) > 120:
+            continue
+        if _BY_LINE.match(text):
+            names = clean_author(text)
+        elif _BY_LABEL.match(text.strip()) and k + 1 < stop:
+            names = clean_author(texts[k + 1])
+        else:
+            continue
+        if names and all(_looks_like_a_name(name) for name in names):
+            return names  # a sentence ("By following the tips below, ...") names no one
+    return []
 
 
 def _check_declared_date(page: Page, found: dict[str, Any]) -> None:
@@ -806,6 +865,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
                 break
     if not found.get("author_candidates"):
         _from_byline(bylines, found)
+    if not found.get("author_candidates"):
+        _put(found, "authors", _author_near_headline(page, *DATELINE_RUNS))
     _check_declared_date(page, found)
     if not found.get("date_published"):
         late = _dates_near_headline(page, *NEAR_HEADLINE_RUNS, first_only=True)

@@ -137,6 +137,23 @@ def test_the_declared_date_checked_against_the_dateline(
     assert meta.date_published == expected
 
 
+def test_author_in_twitter_label_and_data() -> None:
+    head = '<meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Tyler Brown">'
+    assert meta_of(page(head)).authors == ["Tyler Brown"]
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("<p>By Sofia Gonzalez</p>", ["Sofia Gonzalez"]),
+        ("<p>Written by</p><p>Edzel Tabing</p>", ["Edzel Tabing"]),
+        ("<p>By following the tips below, you stay safe.</p>", []),
+    ],
+)
+def test_author_in_a_by_line_near_the_headline(byline: str, expected: list[str]) -> None:
+    assert meta_of(page(body=f"<h1>Bridge</h1>{byline}"), url=None).authors == expected
+
+
 def test_json_ld_wins_over_meta_tags() -> None:
     head = ld({"@type": "Article", "headline": "From JSON-LD", "author": "Ann Lee", "datePublished": "2024-05-01"}) + (
         '<meta property="og:title" content="From OpenGraph"><meta name="author" content="Bo Chen">'
