@@ -524,10 +524,11 @@ def _metas(root: etree._Element) -> dict[str, list[str]]:
     its ``<link rel=canonical>`` as ``link:canonical``."""
     metas: dict[str, list[str]] = {}
     head = root.find("head")
-    for link in (head if head is not None else root).iter("link"):
-        if (link.get("rel") or "").strip().lower() == "canonical" and (link.get("href") or "").strip():
-            metas.setdefault("link:canonical", []).append(link.get("href", "").strip())
-    for meta in (head if head is not None else root).iter("meta"):
+    for meta in (head if head is not None else root).iter("meta", "link"):  # one pass
+        if meta.tag == "link":
+            if (meta.get("rel") or "").strip().lower() == "canonical" and (meta.get("href") or "").strip():
+                metas.setdefault("link:canonical", []).append(meta.get("href", "").strip())
+            continue
         content = meta.get("content")
         if content is None or not content.strip():
             continue
