@@ -119,6 +119,41 @@ def test_dateline_near_the_headline() -> None:
     assert meta.date_published == "2024-05-04"
 
 
+@pytest.mark.parametrize(
+    ("published", "modified", "shown", "expected"),
+    [
+        ("2024-05-01", "2024-06-10", "May 20, 2024", "2024-05-01"),  # a shown date unlike both: declared
+        ("2024-05-01", "2024-06-10", "Updated June 10, 2024", "2024-06-10"),  # the shown modified date
+        ("2024-05-01", "2024-06-10", "May 1, 2024 · Updated June 10, 2024", "2024-05-01"),  # both shown
+        ("2025-12-01", "2025-12-01", "April 24, 2020", "2020-04-24"),  # a build stamp, an earlier date shown
+        ("2025-12-01", "2025-12-01", "December 20, 2025", "2025-12-01"),  # a later shown date: declared
+    ],
+)
+def test_the_declared_date_checked_against_the_dateline(
+    published: str, modified: str, shown: str, expected: str
+) -> None:
+    head = ld({"@type": "Article", "headline": "Bridge", "datePublished": published, "dateModified": modified})
+    meta = meta_of(page(head, f"<h1>Bridge</h1><div>{shown}</div>"), url=None)
+    assert meta.date_published == expected
+
+
+def test_author_in_twitter_label_and_data() -> None:
+    head = '<meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Tyler Brown">'
+    assert meta_of(page(head)).authors == ["Tyler Brown"]
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("<p>By Sofia Gonzalez</p>", ["Sofia Gonzalez"]),
+        ("<p>Written by</p><p>Edzel Tabing</p>", ["Edzel Tabing"]),
+        ("<p>By following the tips below, you stay safe.</p>", []),
+    ],
+)
+def test_author_in_a_by_line_near_the_headline(byline: str, expected: list[str]) -> None:
+    assert meta_of(page(body=f"<h1>Bridge</h1>{byline}"), url=None).authors == expected
+
+
 def test_json_ld_wins_over_meta_tags() -> None:
     head = ld({"@type": "Article", "headline": "From JSON-LD", "author": "Ann Lee", "datePublished": "2024-05-01"}) + (
         '<meta property="og:title" content="From OpenGraph"><meta name="author" content="Bo Chen">'
