@@ -49,7 +49,7 @@ def gazette_page(name: str, credit: bool = False) -> bytes:
     body.append(lxml_html.fragment_fromstring(GAZETTE_CHROME["aside"]))
     body.append(lxml_html.fragment_fromstring(GAZETTE_CHROME["footer"]))
     if credit:
-        line = lxml_html.fragment_fromstring("<p>This story first appeared in The Riverside Courier.</p>")
+        line = lxml_html.fragment_fromstring("<p>First published by the Riverside Courier.</p>")
         tree.xpath('//div[@class="story-body"]')[0].append(line)
     return lxml_html.tostring(tree, encoding="utf-8", doctype="<!DOCTYPE html>")
 
@@ -193,7 +193,7 @@ def test_syndicated_copies_are_flagged(tmp_path: Path, stories_url: str, distanc
     assert "cetd_flag" not in original and "cetd_flag" not in other
     assert copy["cetd_flag"] == "duplicate" and copy["duplicate_of"] == original["url"]
     assert copy["text"] == original["text"] and copy["fingerprint"] == original["fingerprint"]
-    assert "first appeared" in credited["text"]
+    assert "First published" in credited["text"]
     assert 3 < hamming(credited["fingerprint"], original["fingerprint"]) <= 7
     assert hamming(other["fingerprint"], original["fingerprint"]) > 20
     stats = result.stats

@@ -133,7 +133,7 @@ def test_headline_and_byline_are_out_of_the_text() -> None:
     )
     result = extract(page)
     assert lines(result.text) == STORY  # starts with the story's first paragraph
-    assert result.title == f"{HEADLINE} | The Gazette"
+    assert result.title == HEADLINE  # the metadata's headline: the site name removed
     # A heading that is not the page's title stays (documentation pages use h1 for sections).
     page = Page.from_tree(parse_html(f"<body><h1>{HEADLINE}</h1><h1>Background</h1></body>"))
     title = f"{HEADLINE} | The Gazette"
