@@ -27,7 +27,8 @@ ARTICLE = "".join(
     for n in range(12)
 )
 NAV = '<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>'
-NORMAL = 40
+#: The founders' bar: 150 pages and the poison pages, one worker killed.
+NORMAL = 150
 #: Pages that were pathological before the reliability work (issue 16): deep nesting,
 #: plain text without tags, control characters, UTF-16 without a BOM.
 POISON: dict[str, tuple[str, bytes]] = {
@@ -135,18 +136,37 @@ def _wait_for_workers(process: subprocess.Popen[bytes], count: int, deadline: fl
     raise AssertionError("the extraction workers did not start")
 
 
+def _wait_for_items(process: subprocess.Popen[bytes], tmp_path: Path) -> None:
+    """Until the feed has its first item: extraction has started, most pages are to come."""
+    while not (tmp_path / "items.jsonl").exists() or not (tmp_path / "items.jsonl").read_text():
+        time.sleep(0.1)
+        assert process.poll() is None
+
+
+def _kill_a_worker(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL one live extraction worker (the pool may have replaced the one first seen)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for worker in _wait_for_workers(process, 1, deadline):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker, signal.SIGKILL)
+                return
+    raise AssertionError("no live worker to kill")
+
+
 def test_poison_pages_and_a_killed_worker_lose_nothing(fault_site: str, tmp_path: Path) -> None:
     pages = [f"story{n}.html" for n in range(NORMAL)]
     pages[NORMAL // 2 : NORMAL // 2] = list(POISON)
-    process = _start(fault_site, pages, tmp_path, CETD_WORKERS=2, CETD_TIMEOUT=60)
+    process = _start(fault_site, pages, tmp_path, CETD_WORKERS=2, CETD_TIMEOUT=60, CONCURRENT_REQUESTS=4)
     try:
-        workers = _wait_for_workers(process, 2, time.monotonic() + 120)
-        time.sleep(1.5)  # some pages in flight
-        os.kill(workers[0], signal.SIGKILL)
+        _wait_for_workers(process, 2, time.monotonic() + 120)
+        _wait_for_items(process, tmp_path)
+        _kill_a_worker(process)
         assert process.wait(timeout=300) == 0
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     items = read_jsonl(tmp_path / "items.jsonl")
     by_url = {item["url"].rsplit("/", 1)[1]: item for item in items}
     assert len(items) == len(by_url) == len(pages)  # every URL exactly once
@@ -161,13 +181,11 @@ def test_poison_pages_and_a_killed_worker_lose_nothing(fault_site: str, tmp_path
 
 @pytest.mark.parametrize("presses", [1, 2])
 def test_ctrl_c_ends_the_crawl_within_20_seconds(fault_site: str, tmp_path: Path, presses: int) -> None:
-    pages = [f"story{n}.html" for n in range(NORMAL)] * 1
+    pages = [f"story{n}.html" for n in range(NORMAL)]
     process = _start(fault_site, pages, tmp_path, CETD_WORKERS=2, CONCURRENT_REQUESTS=2)
     try:
         _wait_for_workers(process, 2, time.monotonic() + 120)
-        while not (tmp_path / "items.jsonl").exists() or not (tmp_path / "items.jsonl").read_text():
-            time.sleep(0.2)  # extraction has started
-            assert process.poll() is None
+        _wait_for_items(process, tmp_path)
         for _ in range(presses):
             os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
             time.sleep(0.3)
@@ -177,6 +195,7 @@ def test_ctrl_c_ends_the_crawl_within_20_seconds(fault_site: str, tmp_path: Path
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     assert elapsed < 20
     _assert_nothing_left(process.pid)
     log = (tmp_path / "log.txt").read_text()
