@@ -12,7 +12,9 @@ $(BIN)/scrapy-cetd: pyproject.toml
 .PHONY: install test lint crawl crawl-distributed redis-server
 install: $(BIN)/scrapy-cetd
 
+# redis-server is tried first (the distributed tests need it; without it they are skipped, saying so).
 test: install
+	-@$(MAKE) --no-print-directory redis-server
 	$(BIN)/ruff check scrapy_cetd tests
 	$(BIN)/python -m pytest -q
 

