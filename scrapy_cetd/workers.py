@@ -75,6 +75,7 @@ def _serve(connection: Connection, target: Callable[..., Any]) -> None:
     ``("error", message)``; ``None`` or a closed connection ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    from . import api  # noqa: F401 - the extraction code, imported once SIGINT is ignored
     connection.send(("ready", None))  # imports done: the time limit starts with the first page
     while True:
         try:
@@ -134,8 +135,11 @@ class _Worker:
         context = multiprocessing.get_context("spawn")
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(child, target), daemon=True, name="scrapy-cetd-worker")
-        # SIGINT stays blocked in the new process until it ignores it (a Ctrl-C while it
-        # imports must not kill it); the mask is inherited, and restored here at once.
+        # A Ctrl-C must not kill a worker while it starts. SIGINT is blocked while the
+        # process is created, and the new process unpickles only ``_serve`` and its target
+        # from modules that import nothing heavy at module level (``import scrapy_cetd`` is
+        # lazy), ignores SIGINT, and only then imports the extraction code: the crawl test
+        # saw a worker killed by a Ctrl-C while it imported lxml and NumPy.
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             with _main_module_hidden():
