@@ -125,7 +125,9 @@ def _why_empty(reason: str | None) -> str:
     return _EMPTY_REASONS.get(reason or "", "the extraction is empty")
 
 
-def _extract_command(args: argparse.Namespace) -> int:
+def _checked_params(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--param`` values of a one-algorithm command (``extract``, ``warc``), checked
+    against ``--algorithm`` and ``--threshold-coefficient`` before any input is read."""
     params: dict[str, Any] = {}
     for text in args.param:
         algorithm, name, value = _parse_param(text)
@@ -136,6 +138,11 @@ def _extract_command(args: argparse.Namespace) -> int:
         get_algorithm(args.algorithm).resolve(args.threshold_coefficient, params)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    return params
+
+
+def _extract_command(args: argparse.Namespace) -> int:
+    params = _checked_params(args)
     status = 0
     headers = len(args.files) > 1 and args.format != "json"
     printed = False

@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 from ..api import DEFAULT_ALGORITHM
-from ..registry import get_algorithm
 from ..settings import DEFAULT_MAX_SIZE, OUTPUTS
 
 __all__ = ["add_warc_command"]
@@ -75,20 +74,11 @@ def add_warc_command(commands: Any, positive_int: Any, param_help: str) -> None:
 
 
 def _warc_command(args: argparse.Namespace) -> int:
-    from ..cli import CommandError, _parse_param
+    from ..cli import CommandError, _checked_params
     from .batch import run_batch
     from .extract import WarcOptions
 
-    params: dict[str, Any] = {}
-    for text in args.param:
-        algorithm, name, value = _parse_param(text)
-        if algorithm not in (None, args.algorithm):
-            raise CommandError(f"--param {text!r} names another algorithm than {args.algorithm!r}")
-        params[name] = value
-    try:
-        get_algorithm(args.algorithm).resolve(args.threshold_coefficient, params)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from None
+    params = _checked_params(args)
     outputs = args.fields + (("diagnostics",) if args.diagnostics and "diagnostics" not in args.fields else ())
     options = WarcOptions(
         algorithm=args.algorithm,
