@@ -198,7 +198,7 @@ def _crawl_main(spec: dict[str, Any]) -> None:
     logging.getLogger("py.warnings").addHandler(Recorder())
     errors: list[str] = []
     feed = {"format": "jsonlines", "encoding": "utf-8", "overwrite": True}
-    settings = {**spec["settings"], "FEEDS": {spec["feed"]: feed}}
+    settings = {**spec["settings"], "FEEDS": {**spec["settings"].get("FEEDS", {}), spec["feed"]: feed}}
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(load_object(spec["spider"]))
     deferred = process.crawl(crawler, **spec["spider_args"])

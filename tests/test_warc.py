@@ -15,7 +15,7 @@ import pytest
 from scrapy_cetd.cli import main
 from scrapy_cetd.warc.reader import Unit, iter_records, split_units
 from scrapy_cetd.warc.writer import WarcFileWriter, exchange_records
-from tests.conftest import BASE_CRAWL_SETTINGS, ROOT, read_jsonl
+from tests.conftest import ROOT, read_jsonl, run_crawl
 from tests.wcxb import fixture_pages
 
 pq = pytest.importorskip("pyarrow.parquet")
@@ -25,24 +25,14 @@ HTML = [(b"Content-Type", b"text/html; charset=utf-8")]
 
 
 def _crawl(tmp_path: Path, site_url: str) -> dict[str, Any]:
-    """One crawl of the test site (fresh process) with a WARC archive, a JSON Lines and a Parquet feed."""
-    spec = {
-        "settings": {
-            **BASE_CRAWL_SETTINGS,
-            "CETD_WARC_PATH": str(tmp_path / "crawl.warc.gz"),
-            "FEEDS": {
-                str(tmp_path / "corpus.jsonl"): {"format": "jsonlines", "encoding": "utf-8"},
-                str(tmp_path / "corpus.parquet"): {"format": "parquet", "fields": ["url", "title", "text"]},
-            },
-        },
-        "site_url": site_url,
+    """One crawl of the test site (fresh process) with a WARC archive, and a Parquet feed
+    beside the JSON Lines feed (``items.jsonl``); the crawl's report."""
+    settings = {
+        "CETD_WARC_PATH": str(tmp_path / "crawl.warc.gz"),
+        "FEEDS": {str(tmp_path / "corpus.parquet"): {"format": "parquet", "fields": ["url", "title", "text"]}},
     }
-    process = subprocess.run(
-        [sys.executable, "-m", "tests.test_warc", json.dumps(spec)], cwd=ROOT, capture_output=True, text=True,
-        timeout=120,
-    )
-    assert process.returncode == 0, process.stderr[-4000:]
-    return json.loads(process.stdout.strip().splitlines()[-1])
+    result = run_crawl("tests.test_scrapy_crawl.SiteSpider", tmp_path, settings, site_url=site_url)
+    return {"stats": result.stats, "warnings": result.warnings, "errors": result.errors}
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +87,7 @@ def test_crawl_archives_every_response_and_warc_reads_back_the_crawls_texts(
     assert all(list(item)[:4] == ["url", "warc_record_id", "warc_date", "status"] for item in items)
     assert all(item["status"] == 200 and item["warc_record_id"].startswith("<urn:uuid:") for item in items)
     by_url = {item["url"]: item for item in items}
-    corpus = [item for item in read_jsonl(tmp_path / "corpus.jsonl") if item.get("text")]
+    corpus = [item for item in read_jsonl(tmp_path / "items.jsonl") if item.get("text")]
     assert len(corpus) == 10  # 9 pages and the start item with stored HTML
     for item in corpus:
         if item["url"].startswith("stored://"):
@@ -131,7 +121,7 @@ def test_parquet_feed_and_parquet_output_hold_the_same_rows(
     tmp_path, _ = crawled
     feed = pq.read_table(tmp_path / "corpus.parquet")
     assert feed.column_names == ["url", "title", "text"]
-    corpus = read_jsonl(tmp_path / "corpus.jsonl")
+    corpus = read_jsonl(tmp_path / "items.jsonl")
     assert sorted(feed.to_pylist(), key=str) == sorted(
         ({key: item.get(key) for key in ("url", "title", "text")} for item in corpus), key=str
     )
@@ -319,37 +309,3 @@ def test_missing_pyarrow_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
     status, err = _run(["warc", str(tmp_path / "x.warc"), "-o", str(tmp_path / "x.parquet")], capsys)
     assert status == 2
     assert "Parquet output needs pyarrow, which is not installed: pip install 'scrapy-cetd[parquet]'" in err
-
-
-# --- the crawl, in its own process --------------------------------------------------------
-
-
-def _crawl_child(spec: dict[str, Any]) -> None:
-    import logging
-    import warnings
-
-    from scrapy.crawler import CrawlerProcess
-
-    from tests.test_scrapy_crawl import SiteSpider
-
-    caught: list[str] = []
-
-    class Recorder(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            caught.append(record.getMessage().strip())
-
-    warnings.simplefilter("always")
-    logging.captureWarnings(True)
-    logging.getLogger("py.warnings").addHandler(Recorder())
-    errors: list[str] = []
-    process = CrawlerProcess(spec["settings"])
-    crawler = process.create_crawler(SiteSpider)
-    deferred = process.crawl(crawler, site_url=spec["site_url"])
-    deferred.addErrback(lambda failure: errors.append(f"{failure.type.__name__}: {failure.getErrorMessage()}"))
-    process.start()
-    stats = {k: v if isinstance(v, (int, float, str)) else str(v) for k, v in crawler.stats.get_stats().items()}
-    print(json.dumps({"stats": stats, "warnings": caught, "errors": errors}))
-
-
-if __name__ == "__main__":
-    _crawl_child(json.loads(sys.argv[1]))
