@@ -128,6 +128,19 @@ def faults(args: argparse.Namespace, site: Path, paths: list[str], out: Path) ->
             kill_redis(args, base_url, expected, paths, out)
 
 
+def two_workers_a_quarter_in(redis_url: str, base_url: str, output: Path, quarter: int) -> list[Any]:
+    """Start two workers on the crawl and return once ``quarter`` articles are written."""
+    import run_distributed
+
+    workers = [
+        run_distributed.start_worker(i, redis_url, base_url + "/index.html", output, SETTINGS, article_pattern=ARTICLES)
+        for i in (1, 2)
+    ]
+    while crawled(output) < quarter:
+        time.sleep(0.05)
+    return workers
+
+
 def stop_worker(
     name: str, sent: signal.Signals, base_url: str, expected: set[str], paths: list[str], out: Path
 ) -> None:
@@ -139,13 +152,7 @@ def stop_worker(
         fresh(client, base_url)
         output = out / name
         output.mkdir(parents=True)
-        workers = [
-            run_distributed.start_worker(i, redis_url, base_url + "/index.html", output, SETTINGS,
-                                         article_pattern=ARTICLES)
-            for i in (1, 2)
-        ]
-        while crawled(output) < len(paths) // 4:
-            time.sleep(0.05)
+        workers = two_workers_a_quarter_in(redis_url, base_url, output, len(paths) // 4)
         queued = client.zcard("news:requests")
         workers[0].send_signal(sent)
         killed_at = crawled(output)
@@ -176,13 +183,7 @@ def kill_redis(args: argparse.Namespace, base_url: str, expected: set[str], path
         fresh(client, base_url)
         output = out / "kill-redis"
         output.mkdir(parents=True)
-        workers = [
-            run_distributed.start_worker(i, redis_url, base_url + "/index.html", output, SETTINGS,
-                                         article_pattern=ARTICLES)
-            for i in (1, 2)
-        ]
-        while crawled(output) < len(paths) // 4:
-            time.sleep(0.05)
+        workers = two_workers_a_quarter_in(redis_url, base_url, output, len(paths) // 4)
         redis_process.send_signal(signal.SIGKILL)
         killed_at = crawled(output)
         started = time.monotonic()
