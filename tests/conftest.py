@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -82,11 +84,15 @@ def _routes() -> dict[str, tuple[int, dict[str, str], bytes]]:
 
 class _Handler(BaseHTTPRequestHandler):
     routes: dict[str, tuple[int, dict[str, str], bytes]] = {}
+    #: Seconds each answer waits (a slow site).
+    delay = 0.0
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
         status, headers, body = self.routes.get(
             self.path, (404, {"Content-Type": "text/html"}, b"<html><body><p>No such page.</p></body></html>")
         )
+        if self.delay:
+            time.sleep(self.delay)
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
@@ -98,19 +104,25 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def site_url() -> Iterator[str]:
-    """Base URL (no trailing slash) of the test site, served on 127.0.0.1."""
-    handler = type("SiteHandler", (_Handler,), {"routes": _routes()})
+@contextlib.contextmanager
+def serve_routes(routes: dict[str, tuple[int, dict[str, str], bytes]], delay: float = 0.0) -> Iterator[str]:
+    """Serve ``routes`` (path -> status, headers, body) on 127.0.0.1; yields the base URL."""
+    handler = type("RoutesHandler", (_Handler,), {"routes": routes, "delay": delay})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    """Base URL (no trailing slash) of the test site, served on 127.0.0.1."""
+    with serve_routes(_routes()) as url:
+        yield url
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -7,9 +7,7 @@ from __future__ import annotations
 import random
 import re
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +17,7 @@ from lxml import html as lxml_html
 
 from scrapy_cetd.duplicates import MemoryStoryStore, RedisStoryStore, blocks
 from scrapy_cetd.fingerprint import hamming, simhash, text_fingerprint
-from tests.conftest import _Handler, run_crawl
+from tests.conftest import run_crawl, serve_routes
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "example_project" / "sample_site" / "2026" / "11"
@@ -66,14 +64,8 @@ def _routes() -> dict[str, tuple[int, dict[str, str], bytes]]:
 
 @pytest.fixture(scope="module")
 def stories_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), type("StoriesHandler", (_Handler,), {"routes": _routes()}))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_routes(_routes()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

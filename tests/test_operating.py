@@ -10,16 +10,14 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, read_jsonl
+from tests.conftest import ROOT, read_jsonl, serve_routes
 
 ARTICLE = "".join(
     f"<p>Paragraph {n} of the story: the river rose in the night, the bridge held, and the council "
@@ -58,28 +56,10 @@ def _page(n: int) -> bytes:
 def fault_site() -> Iterator[str]:
     routes = {f"/story{n}.html": ("text/html; charset=utf-8", _page(n)) for n in range(NORMAL)}
     routes.update({f"/{name}": value for name, value in POISON.items()})
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
-            content_type, body = routes[self.path]
-            time.sleep(0.1)  # a slow site: the crawl lasts long enough to be interrupted
-            self.send_response(200)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    # A slow site: the crawl lasts long enough to be interrupted.
+    with serve_routes({path: (200, {"Content-Type": kind}, body) for path, (kind, body) in routes.items()},
+                      delay=0.1) as url:
+        yield url
 
 
 def _start(site: str, pages: list[str], tmp_path: Path, **settings: Any) -> subprocess.Popen[bytes]:
