@@ -30,6 +30,28 @@ def test_elements_in_preorder_with_parents() -> None:
     assert page.children_of(7) == []
     assert page.positions("a") == [2, 3, 7]
     assert page.positions("p", "div") == [1, 4, 5, 6]
+    assert page.positions("a", within=4) == [7]
+    assert page.positions("div", "a", within=1) == [1, 2, 3]
+    assert page.positions("p", within=7) == []
+
+
+def test_positions_agree_with_the_tree() -> None:
+    """``positions`` reads the tag list; the tree's own ``iter`` gives the same elements."""
+    page = Page.from_tree(parse_html(
+        "<body><div><p>a<b>b</b></p><ul><li>c<p>d</p></li><li><a>e</a></li></ul></div><p>f</p></body>"
+    ))
+    for tags in (("p",), ("li", "a"), ("b", "p", "ul"), ("table",)):
+        for within in range(len(page)):
+            expected = [page.index[el] for el in page.elements[within].iter(*tags)]
+            assert page.positions(*tags, within=within) == expected
+
+
+def test_json_ld_read_unless_declined() -> None:
+    markup = '<html><head><script type="application/ld+json">{"a": 1}</script></head><body><p>x</p></body></html>'
+    assert Page.from_tree(parse_html(markup)).json_ld == ['{"a": 1}']
+    declined = Page.from_tree(parse_html(markup), read_json_ld=False)
+    assert declined.json_ld == []
+    assert declined.run_text == ["x"]  # the script is removed all the same
 
 
 def test_text_runs_in_document_order() -> None:
