@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 
 import pytest
 
@@ -155,3 +156,40 @@ def test_no_recursion_on_a_deep_tree() -> None:
     assert len(page) > depth
     assert [str(t) for t in page.run_text] == ["top", "deep text", "end"]
     assert page.chars[0] == 3 + 9 + 3
+
+
+def test_reused_parser_keeps_no_state_between_pages() -> None:
+    """Each thread reuses its parsers: a page's errors (a lone surrogate, nesting beyond
+    libxml2's depth limit) must not change how the next page is parsed."""
+    deep = "<div>" * 3000 + "deep text" + "</div>" * 3000
+    pages = [
+        ("<p>before\ud800after</p>", "before\ufffdafter"),
+        ("<p>plain</p>", "plain"),
+        (deep, "deep text"),
+        ("<p>plain again</p>", "plain again"),
+        (deep.encode(), "deep text"),
+        (b"<p>bytes</p>", "bytes"),
+    ]
+    for markup, text in pages * 2:
+        root = parse_html(markup)
+        assert normalize("".join(root.itertext())) == text
+        # libxml2 parsed it (the deep-page fallback builds no <body>): no error carried over.
+        assert (root.find("body") is not None) == (text != "deep text")
+
+
+def test_parsers_are_per_thread() -> None:
+    results: dict[int, list[str]] = {}
+
+    def parse_many(k: int) -> None:
+        results[k] = ["".join(parse_html(f"<p>page {k}-{j}</p>").itertext()) for j in range(200)]
+
+    threads = [threading.Thread(target=parse_many, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {k: [f"page {k}-{j}" for j in range(200)] for k in range(4)}
+
+
+def normalize(text: str) -> str:
+    return " ".join(text.split())
