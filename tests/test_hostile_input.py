@@ -148,3 +148,19 @@ def test_utf16_without_bom_follows_the_http_charset() -> None:
     for encoding, label in (("utf-16-le", "utf-16le"), ("utf-16-be", "utf-16be"), ("utf-16-le", "utf-16")):
         result = extract(body.encode(encoding), content_type=f"text/html; charset={label}")
         assert result.text == "Hello from a page in UTF-16, without a byte order mark.", label
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_content_after_the_closing_html_tag_is_in_the_body(as_bytes: bool) -> None:
+    # A "</body></html>" after the site's header, then the article: a browser shows the
+    # article in the body; libxml2 alone puts it in a second <html> outside the page.
+    html = (
+        "<html><head><title>Otters</title></head><body><header><a href='/'>Home</a></header>"
+        "</body></html>\n<div class='story'><p>Otters have returned to the river after forty years, "
+        "volunteers said on Monday.</p><p>The animals were seen near the old mill.</p></div>"
+        "<footer>Contact</footer><!-- a comment after the document -->"
+    )
+    root = parse_html(html.encode() if as_bytes else html)
+    body = root.find("body")
+    assert [child.tag for child in body] == ["header", "div", "footer"]
+    assert extract(html).text.startswith("Otters have returned to the river")
