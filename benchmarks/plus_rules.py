@@ -1,10 +1,16 @@
 """Ablations of cetd-plus's label rules (issue 14) on a split of the WCXB dev pages.
 
     python benchmarks/plus_rules.py ../shared/benchmarks/wcxb-dev [--split first-half]
-        [--comment-stems a,b] [--noise-stems a,b] [--set NAME=JSON ...] [--jobs 2]
+        [--folds] [--comment-stems a,b] [--noise-stems a,b] [--set NAME=JSON ...]
+        [--json OUT] [--jobs 2]
 
 Prints the mean per-page word precision, recall and F1 (WCXB's metric, as
-``scrapy-cetd evaluate`` computes it) of ``cetd-plus``, overall and for articles, with the
+``scrapy-cetd evaluate`` computes it) of ``cetd-plus``, overall, for articles and for the
+other pages, and for articles also the article-extraction-benchmark's 4-gram shingle
+precision, recall and F1 (``shingle_means``: the metric of the founders' news set).
+``--folds`` adds the same rows for the odd and the even pages of the split (2-fold
+cross-validation: a rule is kept only if it helps both).  ``--json`` writes the per-page
+rows (id, type, word and shingle scores) for error analysis.  It runs with the
 label stems replaced (``--noise-stems ''`` switches noise labels off) or a module
 constant of :mod:`scrapy_cetd.algorithms.plus` set (``--set NOISE_MAX_SHARE=1.0``,
 ``--set 'LABELLED_TAGS=["div","section"]'``).  Every number in ``docs/cetd-plus.md``'s
@@ -21,7 +27,7 @@ from typing import Any
 from scrapy_cetd import extract
 from scrapy_cetd.algorithms import labels, plus
 from scrapy_cetd.evaluation.datasets import GoldPage, load_dataset, read_page_html, select_pages
-from scrapy_cetd.evaluation.metrics import word_scores
+from scrapy_cetd.evaluation.metrics import ShingleCounts, shingle_counts, shingle_means, word_scores
 
 
 def _configure(comment: tuple[str, ...], noise: tuple[str, ...], constants: dict[str, Any]) -> None:
@@ -30,9 +36,30 @@ def _configure(comment: tuple[str, ...], noise: tuple[str, ...], constants: dict
         setattr(plus, name, value)
 
 
-def _score(page: GoldPage) -> tuple[str | None, float, float, float]:
-    scores = word_scores(extract(read_page_html(page), with_html=False).text, page.gold)
-    return page.page_type, scores.precision, scores.recall, scores.f1
+def _score(page: GoldPage) -> tuple[str | None, float, float, float, tuple[int, int, int], str]:
+    text = extract(read_page_html(page), with_html=False).text
+    scores = word_scores(text, page.gold)
+    shingles = shingle_counts(text, page.gold)
+    counts = (shingles.tp, shingles.fp, shingles.fn)
+    return page.page_type, scores.precision, scores.recall, scores.f1, counts, page.page_id
+
+
+def _print_rows(name: str, results: list[Any]) -> None:
+    groups = (
+        ("all", results),
+        ("article", [r for r in results if r[0] == "article"]),
+        ("other", [r for r in results if r[0] != "article"]),
+    )
+    for label, chosen in groups:
+        n = len(chosen)
+        if not n:
+            continue
+        p, r, f = (sum(row[i] for row in chosen) / n for i in (1, 2, 3))
+        line = f"{name:5s} {label:8s} pages {n:4d}  F1 {f:.4f}  P {p:.4f}  R {r:.4f}"
+        if label == "article":
+            sh = shingle_means(ShingleCounts(*row[4]) for row in chosen)
+            line += f"  shingle F1 {sh.f1:.4f}  P {sh.precision:.4f}  R {sh.recall:.4f}"
+        print(line)
 
 
 def main() -> None:
@@ -42,6 +69,8 @@ def main() -> None:
     parser.add_argument("--comment-stems", default=",".join(labels.COMMENT_STEMS))
     parser.add_argument("--noise-stems", default=",".join(labels.NOISE_STEMS))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=JSON")
+    parser.add_argument("--folds", action="store_true", help="also score the odd and the even pages")
+    parser.add_argument("--json", metavar="OUT", help="write the per-page rows to this JSON file")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     comment = tuple(filter(None, args.comment_stems.split(",")))
@@ -55,10 +84,14 @@ def main() -> None:
     pages = select_pages(load_dataset(args.dataset).pages, split=args.split)
     with Pool(args.jobs, initializer=_configure, initargs=(comment, noise, constants)) as pool:
         results = pool.map(_score, pages, chunksize=8)
-    for label, chosen in (("all", results), ("article", [r for r in results if r[0] == "article"])):
-        n = len(chosen)
-        p, r, f = (sum(row[i] for row in chosen) / n for i in (1, 2, 3))
-        print(f"{label:8s} pages {n:4d}  F1 {f:.4f}  P {p:.4f}  R {r:.4f}")
+    _print_rows("split", results)
+    if args.folds:
+        _print_rows("odd", results[0::2])
+        _print_rows("even", results[1::2])
+    if args.json:
+        keys = ("page_type", "precision", "recall", "f1", "shingles", "id")
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump([dict(zip(keys, row)) for row in results], out)
 
 
 if __name__ == "__main__":
