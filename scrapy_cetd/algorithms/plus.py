@@ -82,6 +82,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -151,7 +152,7 @@ _WORD = re.compile(r"\w+")
 #: bar's lead, a sign-up call, a "related" or "read more" header, a gallery's controls.
 #: 0 turns the rule off.
 STOCK_MAX_CHARS = 40
-_STOCK_LINE = re.compile(
+_STOCK_PHRASES = (
     r"(?:advertisement|advertising|ad|sponsored(?: content)?|story continues below(?: advertisement)?"
     r"|continue reading(?: below)?|scroll to continue(?: with content)?"
     r"|share(?: this)?(?: article| story| post| page)?(?: on| via)?|follow us(?: on)?"
@@ -159,9 +160,12 @@ _STOCK_LINE = re.compile(
     r"|related(?: articles| stories| posts| content| links| news| reading| coverage)?"
     r"|recommended(?: for you| stories| articles)?|you (?:may|might) also like|more stories|more news"
     r"|trending(?: now| stories)?|most popular|most read|image \d+ of \d+|photo \d+ of \d+"
-    r"|like this|loading|like loading)\W*",
-    re.IGNORECASE,
+    r"|like this|loading|like loading)\W*"
 )
+_STOCK_LINE = re.compile(_STOCK_PHRASES, re.IGNORECASE)
+#: The same phrases as whole lines: one scan over the page's text runs, lower-cased and
+#: joined by newlines (a pattern starting with a literal newline is searched for quickly).
+_STOCK_RUNS = re.compile(rf"\n{_STOCK_PHRASES}(?=\n)")
 #: Rule 15: an author's bio is a text of at most this many characters that opens with a
 #: name (up to four capitalised words, not a pronoun or an article) followed by "is",
 #: "was", "covers", ... and, within 200 characters, a word saying the person writes
@@ -529,6 +533,33 @@ def is_stock_line(text: str) -> bool:
     return len(text) <= STOCK_MAX_CHARS and _STOCK_LINE.fullmatch(text) is not None
 
 
+def _stock_candidates(page: Page) -> set[int]:
+    """Rule 14's candidates: the elements owning a text run that is a stock line, and
+    their ancestors of at most ``STOCK_MAX_CHARS`` characters.  One regular-expression scan
+    over the page's short runs (joined by newlines), so that the pruning scan reads the text of
+    these few elements only."""
+    if not STOCK_MAX_CHARS:
+        return set()
+    short = list(map(STOCK_MAX_CHARS.__ge__, page.run_chars))  # C-level filtering: no Python loop
+    joined = "\n" + "\n".join(compress(page.run_collapsed, short)).lower() + "\n"
+    hits = [m.start() for m in _STOCK_RUNS.finditer(joined)]  # the newline before the run
+    if not hits:
+        return set()
+    numbers = list(compress(range(len(short)), short))
+    chars, parent, owner = page.chars, page.parent, page.run_owner
+    candidates: set[int] = set()
+    run = 0  # the run after the hit's newline: count the newlines up to it, hit by hit
+    previous = 0
+    for hit in hits:
+        run += joined.count("\n", previous, hit)
+        previous = hit
+        x = owner[numbers[run]]
+        while x >= 0 and x not in candidates and chars[x] <= STOCK_MAX_CHARS:
+            candidates.add(x)
+            x = parent[x]
+    return candidates
+
+
 def _text_of(page: Page, i: int) -> str:
     return normalize_space("".join(page.elements[i].itertext()))
 
@@ -630,6 +661,7 @@ def _prune(
     if info.get("top_is_lone_prose"):
         edges, kept = _story_edges(page, kept, top, removed, info)
         pruned += edges
+    stock = _stock_candidates(page)
     scanned_until = 0
     for block in kept:
         if block < scanned_until or not chars[block]:
@@ -645,7 +677,7 @@ def _prune(
             elif (
                 (prune_links and tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c)
                 or (tags[node] in LABELLED_TAGS and node not in on_top_path and unwanted(node))
-                or (c <= STOCK_MAX_CHARS and tags[node] in BLOCK_TAGS and is_stock_line(_text_of(page, node)))
+                or (node in stock and tags[node] in BLOCK_TAGS and is_stock_line(_text_of(page, node)))
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
