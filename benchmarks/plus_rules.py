@@ -30,8 +30,10 @@ from scrapy_cetd.evaluation.datasets import GoldPage, load_dataset, read_page_ht
 from scrapy_cetd.evaluation.metrics import ShingleCounts, shingle_counts, shingle_means, word_scores
 
 
-def _configure(comment: tuple[str, ...], noise: tuple[str, ...], constants: dict[str, Any]) -> None:
-    labels.set_stems(comment, noise)
+def _configure(
+    comment: tuple[str, ...], noise: tuple[str, ...], article: tuple[str, ...], constants: dict[str, Any]
+) -> None:
+    labels.set_stems(comment, noise, article)
     for name, value in constants.items():
         setattr(plus, name, value)
 
@@ -68,6 +70,7 @@ def main() -> None:
     parser.add_argument("--split", default="first-half", choices=("first-half", "second-half"))
     parser.add_argument("--comment-stems", default=",".join(labels.COMMENT_STEMS))
     parser.add_argument("--noise-stems", default=",".join(labels.NOISE_STEMS))
+    parser.add_argument("--article-stems", default=",".join(labels.ARTICLE_NOISE_STEMS))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=JSON")
     parser.add_argument("--folds", action="store_true", help="also score the odd and the even pages")
     parser.add_argument("--json", metavar="OUT", help="write the per-page rows to this JSON file")
@@ -75,6 +78,7 @@ def main() -> None:
     args = parser.parse_args()
     comment = tuple(filter(None, args.comment_stems.split(",")))
     noise = tuple(filter(None, args.noise_stems.split(",")))
+    article = tuple(filter(None, args.article_stems.split(",")))
     constants = {}
     for assignment in args.set:
         name, value = assignment.split("=", 1)
@@ -82,7 +86,7 @@ def main() -> None:
             parser.error(f"--set: scrapy_cetd.algorithms.plus has no {name}")
         constants[name] = json.loads(value)
     pages = select_pages(load_dataset(args.dataset).pages, split=args.split)
-    with Pool(args.jobs, initializer=_configure, initargs=(comment, noise, constants)) as pool:
+    with Pool(args.jobs, initializer=_configure, initargs=(comment, noise, article, constants)) as pool:
         results = pool.map(_score, pages, chunksize=8)
     _print_rows("split", results)
     if args.folds:

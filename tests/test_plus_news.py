@@ -97,7 +97,7 @@ def test_a_forum_page_keeps_its_posts() -> None:
         ("newsletter-signup", "Follow by Email. Get all latest content delivered straight to your inbox."),
         ("sidebar", "Recent in Sports: Rowing club wins at the autumn head. Random Posts: a list of posts."),
         ("gallery", "Image 1 of 8. Caption. Close. Previous. Next."),
-        ("wp-caption-text", "(Image: © The Gazette photographer, all rights reserved)"),
+        ("wp-caption-text", "(Image: © The Gazette photographer, used with permission)"),
         ("social-links", "Follow us on every network you can think of, today and every day."),
     ],
 )
@@ -270,3 +270,25 @@ def test_an_authors_bio_at_the_story_end_is_out_of_the_text(monkeypatch: pytest.
     assert not plus.is_bio("Mayor Ann Lee is a former harbour engineer and a keen sailor.")
     monkeypatch.setattr(plus, "BIO_MAX_CHARS", 0)  # rule 15 off: the bio is kept
     assert lines(extract(story_page(last=bio)).text) != STORY
+
+
+def test_article_noise_labels_count_on_articles_only() -> None:
+    promo = "<div class='cta-box'><p>Book a free harbour tour with our partners today and save.</p></div>"
+    assert lines(extract(story_page(last=promo)).text) == STORY
+    assert labels.label_of("cta-box") == labels.ARTICLE_NOISE
+    # A service page (not prose standing alone): its call to action is its content.
+    service = (
+        "<html><body><main><div class='offer'><h2>Harbour tours</h2><ul>"
+        + "".join(f"<li>Tour {i}: two hours along the old harbour wall with a guide.</li>" for i in range(6))
+        + "</ul>"
+        + promo
+        + "</div></main></body></html>"
+    )
+    assert "Book a free harbour tour" in extract(service).text
+
+
+def test_legal_lines_at_the_story_end_are_out_of_the_text() -> None:
+    legal = "<p>Copyright © 2023 The Gazette. All rights reserved. Terms of use apply.</p>"
+    assert lines(extract(story_page(last=legal)).text) == STORY
+    assert plus.is_legal("© 2025 The Gazette") and plus.is_legal("Text and photos: all rights reserved.")
+    assert not plus.is_legal("The copyright office said on Monday it would review the case.")

@@ -64,8 +64,13 @@ inside the blocks the density statistics chose (measurements: ``docs/cetd-plus.m
 15. Authors' bios: on an article, a short text opening with a name followed by "is a ...
     reporter" (writer, editor, ...) among the top block's first or last children, or as
     another kept block, is left out (:func:`is_bio`).
+16. Legal lines: on an article, a short text after the story opening with a copyright
+    sign or saying "all rights reserved", among the top block's last children or as a
+    kept block after it, is left out (:func:`is_legal`).  Rule 9 also reads article-noise
+    labels on an article only (``cta``, ``promo``, ``teaser``, ``disclaimer``:
+    :data:`~.labels.ARTICLE_NOISE_STEMS`).
 
-Rules 13-15 read text, so they read few elements: short ones (at most 40-500 characters)
+Rules 13-16 read text, so they read few elements: short ones (at most 40-500 characters)
 at the story's edges, or short block-level ones in kept blocks.  Together, on the tuning
 half (``benchmarks/plus_rules.py --folds``): article word F1 0.9577 -> 0.9579 (odd pages
 0.9592 -> 0.9596, even 0.9561 -> 0.9562), article shingle precision 0.9346 -> 0.9351,
@@ -91,9 +96,18 @@ from ..extraction import Selection
 from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag, normalize_space
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
-from .labels import COMMENT, label_of
+from .labels import ARTICLE_NOISE, COMMENT, label_of
 
-__all__ = ["filter_blocks", "is_bio", "is_dateline", "is_stock_line", "main_region", "plus_selection", "removed_roots"]
+__all__ = [
+    "filter_blocks",
+    "is_bio",
+    "is_dateline",
+    "is_legal",
+    "is_stock_line",
+    "main_region",
+    "plus_selection",
+    "removed_roots",
+]
 
 #: Rule 2: elements removed with their subtrees before counting.
 REMOVED_TAGS = frozenset({"dialog", "footer", "figcaption"})
@@ -179,7 +193,11 @@ _BIO = re.compile(
     r"|covers|covering|writes about|writing about)\b",
     re.DOTALL,
 )
-#: Rules 13 and 15 do not read headings.
+#: Rule 16: a legal line is a text of at most this many characters that opens with a
+#: copyright sign or word, or says "all rights reserved" (0 turns the rule off).
+LEGAL_MAX_CHARS = 400
+_LEGAL = re.compile(r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\ball rights reserved\b", re.IGNORECASE | re.DOTALL)
+#: Rules 13, 15 and 16 do not read headings.
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: Rule 3: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
@@ -560,6 +578,12 @@ def _stock_candidates(page: Page) -> set[int]:
     return candidates
 
 
+def is_legal(text: str) -> bool:
+    """Rule 16: ``text`` (whitespace collapsed) is a legal line ("Copyright © 2023 NPR. All
+    rights reserved. ...")."""
+    return len(text) <= LEGAL_MAX_CHARS and _LEGAL.match(text) is not None
+
+
 def _text_of(page: Page, i: int) -> str:
     return normalize_space("".join(page.elements[i].itertext()))
 
@@ -567,25 +591,26 @@ def _text_of(page: Page, i: int) -> str:
 def _story_edges(
     page: Page, kept: list[int], top: int, removed: list[bool], info: dict[str, Any]
 ) -> tuple[list[int], list[int]]:
-    """Rules 13 and 15, on an article (the top block is prose standing alone, rule 4c):
+    """Rules 13, 15 and 16, on an article (the top block is prose standing alone, rule 4c):
     among the first and the last ``HEADER_CHILDREN`` children of the top block, a dateline
-    or an author's bio is removed (flags set in place; returned); a kept block that is an
-    author's bio, or a dateline before the top block, is dropped (the blocks left are
-    returned).  Headings are never read."""
+    or an author's bio, and among the last a legal line, is removed (flags set in place;
+    returned); a kept block that is an author's bio, a dateline before the top block or a
+    legal line after it is dropped (the blocks left are returned).  Headings are never
+    read."""
     tags, end, chars = page.tags, page.end, page.chars
-    longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS)
+    longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS, LEGAL_MAX_CHARS)
 
-    def edge(i: int, dateline: bool) -> bool:
+    def edge(i: int, before: bool) -> bool:
         if not chars[i] or chars[i] > longest or tags[i] in HEADING_TAGS:
             return False
         text = _text_of(page, i)
-        return (dateline and is_dateline(text)) or is_bio(text)
+        return (is_dateline(text) if before else is_legal(text)) or is_bio(text)
 
     children = page.children_of(top)
-    first_and_last = children[:HEADER_CHILDREN] + children[max(HEADER_CHILDREN, len(children) - HEADER_CHILDREN) :]
+    last = children[max(HEADER_CHILDREN, len(children) - HEADER_CHILDREN) :]
     found = []
-    for child in first_and_last:
-        if not removed[child] and edge(child, True):
+    for child in children[:HEADER_CHILDREN] + last:
+        if not removed[child] and (edge(child, True) or (child in last and edge(child, False))):
             removed[child : end[child]] = [True] * (end[child] - child)
             found.append(child)
     dropped = {b for b in kept if b != top and edge(b, b < top)}
@@ -621,6 +646,7 @@ def _prune(
     on_top_path = set(top_path)
     in_comments = any(_label(page, x) == COMMENT for x in top_path[:-1])
     noise_max = NOISE_MAX_SHARE * chars[top]
+    on_article = bool(info.get("top_is_lone_prose"))
 
     title = page.title or ""
 
@@ -637,6 +663,8 @@ def _prune(
             return False
         if label == COMMENT:
             return not in_comments
+        if label == ARTICLE_NOISE and not on_article:
+            return False
         return chars[i] <= noise_max
 
     kept = []
