@@ -1,8 +1,8 @@
-"""Ablations of cetd-plus's label rules (issue 14) on a split of the WCXB dev pages.
+"""Ablations of cetd-plus's news rules (issue 14) on a split of the WCXB dev pages.
 
     python benchmarks/plus_rules.py ../shared/benchmarks/wcxb-dev [--split first-half]
         [--folds] [--comment-stems a,b] [--noise-stems a,b] [--set NAME=JSON ...]
-        [--json OUT] [--jobs 2]
+        [--json OUT] [--peer NAME] [--jobs 2]
 
 Prints the mean per-page word precision, recall and F1 (WCXB's metric, as
 ``scrapy-cetd evaluate`` computes it) of ``cetd-plus``, overall, for articles and for the
@@ -10,11 +10,13 @@ other pages, and for articles also the article-extraction-benchmark's 4-gram shi
 precision, recall and F1 (``shingle_means``: the metric of the founders' news set).
 ``--folds`` adds the same rows for the odd and the even pages of the split (2-fold
 cross-validation: a rule is kept only if it helps both).  ``--json`` writes the per-page
-rows (id, type, word and shingle scores) for error analysis.  It runs with the
-label stems replaced (``--noise-stems ''`` switches noise labels off) or a module
-constant of :mod:`scrapy_cetd.algorithms.plus` set (``--set NOISE_MAX_SHARE=1.0``,
-``--set 'LABELLED_TAGS=["div","section"]'``).  Every number in ``docs/cetd-plus.md``'s
-rule table comes from this command; tune on ``first-half`` only.
+rows (id, type, word and shingle scores) for error analysis; ``--peer trafilatura`` scores
+an installed peer the same way, for reference.  The other options replace the label
+stems (``--noise-stems ''`` switches noise labels off) or set a module constant of
+:mod:`scrapy_cetd.algorithms.plus` (``--set NOISE_MAX_SHARE=1.0``, ``--set
+'LABELLED_TAGS=["div","section"]'``, ``--set STOCK_MAX_CHARS=0`` switches rule 14 off).
+Every number in ``docs/cetd-plus.md``'s rule tables comes from this command; tune on
+``first-half`` only.
 """
 
 from __future__ import annotations
@@ -28,18 +30,28 @@ from scrapy_cetd import extract
 from scrapy_cetd.algorithms import labels, plus
 from scrapy_cetd.evaluation.datasets import GoldPage, load_dataset, read_page_html, select_pages
 from scrapy_cetd.evaluation.metrics import ShingleCounts, shingle_counts, shingle_means, word_scores
+from scrapy_cetd.evaluation.peers import run_peer
+
+_PEER: str | None = None
 
 
 def _configure(
-    comment: tuple[str, ...], noise: tuple[str, ...], article: tuple[str, ...], constants: dict[str, Any]
+    comment: tuple[str, ...],
+    noise: tuple[str, ...],
+    article: tuple[str, ...],
+    constants: dict[str, Any],
+    peer: str | None,
 ) -> None:
+    global _PEER
+    _PEER = peer
     labels.set_stems(comment, noise, article)
     for name, value in constants.items():
         setattr(plus, name, value)
 
 
 def _score(page: GoldPage) -> tuple[str | None, float, float, float, tuple[int, int, int], str]:
-    text = extract(read_page_html(page), with_html=False).text
+    html = read_page_html(page)
+    text = run_peer(_PEER, html, page.url) if _PEER else extract(html, with_html=False).text
     scores = word_scores(text, page.gold)
     shingles = shingle_counts(text, page.gold)
     counts = (shingles.tp, shingles.fp, shingles.fn)
@@ -72,6 +84,7 @@ def main() -> None:
     parser.add_argument("--noise-stems", default=",".join(labels.NOISE_STEMS))
     parser.add_argument("--article-stems", default=",".join(labels.ARTICLE_NOISE_STEMS))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=JSON")
+    parser.add_argument("--peer", help="score this installed peer (trafilatura, readability, ...) instead")
     parser.add_argument("--folds", action="store_true", help="also score the odd and the even pages")
     parser.add_argument("--json", metavar="OUT", help="write the per-page rows to this JSON file")
     parser.add_argument("--jobs", type=int, default=2)
@@ -86,7 +99,7 @@ def main() -> None:
             parser.error(f"--set: scrapy_cetd.algorithms.plus has no {name}")
         constants[name] = json.loads(value)
     pages = select_pages(load_dataset(args.dataset).pages, split=args.split)
-    with Pool(args.jobs, initializer=_configure, initargs=(comment, noise, article, constants)) as pool:
+    with Pool(args.jobs, initializer=_configure, initargs=(comment, noise, article, constants, args.peer)) as pool:
         results = pool.map(_score, pages, chunksize=8)
     _print_rows("split", results)
     if args.folds:
