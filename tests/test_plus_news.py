@@ -242,6 +242,8 @@ def test_a_sentence_with_a_date_stays() -> None:
         "<h3>Related stories</h3>",
         "<div>Image 1 of 8</div>",
         "<p>STORY CONTINUES BELOW ADVERTISEMENT</p>",
+        "<div><span>Caption</span> <button>Close</button></div>",
+        "<p>12 comments</p>",
     ],
 )
 def test_stock_lines_inside_the_story_are_out_of_the_text(stock: str, monkeypatch: pytest.MonkeyPatch) -> None:

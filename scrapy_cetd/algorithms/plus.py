@@ -163,7 +163,8 @@ _DATELINE_WORDS = re.compile(
 _WORD = re.compile(r"\w+")
 #: Rule 14: an element of at most this many characters whose whole text is one of the web's
 #: stock lines for a part that is not the story: an ad slot's label, a share or follow
-#: bar's lead, a sign-up call, a "related" or "read more" header, a gallery's controls.
+#: bar's lead, a sign-up call, a "related" or "read more" header, a gallery's or a
+#: player's controls, a comment count.
 #: 0 turns the rule off.
 STOCK_MAX_CHARS = 40
 _STOCK_PHRASES = (
@@ -174,9 +175,13 @@ _STOCK_PHRASES = (
     r"|related(?: articles| stories| posts| content| links| news| reading| coverage)?"
     r"|recommended(?: for you| stories| articles)?|you (?:may|might) also like|more stories|more news"
     r"|trending(?: now| stories)?|most popular|most read|image \d+ of \d+|photo \d+ of \d+"
-    r"|like this|loading|like loading)\W*"
+    r"|like this|loading|like loading"
+    r"|close|previous|next|caption|expand|collapse|enlarge|click to (?:enlarge|expand)|play video|watch video"
+    r"|listen(?: to this article)?|print(?: this)?|email|\d+ comments?|leave a (?:comment|reply)|view comments"
+    r"|show comments|back to top|skip (?:to )?(?:content|ad|advertisement))\W*"
 )
-_STOCK_LINE = re.compile(_STOCK_PHRASES, re.IGNORECASE)
+#: A stock line is one or more of these ("Caption Close", "Share Tweet Email").
+_STOCK_LINE = re.compile(rf"(?:{_STOCK_PHRASES})+", re.IGNORECASE)
 #: The same phrases as whole lines: one scan over the page's text runs, lower-cased and
 #: joined by newlines (a pattern starting with a literal newline is searched for quickly).
 _STOCK_RUNS = re.compile(rf"\n{_STOCK_PHRASES}(?=\n)")
