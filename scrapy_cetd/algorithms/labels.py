@@ -11,7 +11,9 @@ count, so ``comments``, ``commentlist`` and ``relatedposts`` match and ``shadow`
 
 Each stem was kept only if removing the parts it names raised word F1 on the first
 (tuning) half of the WCXB dev pages, for articles and overall (``docs/cetd-plus.md``
-lists the measurements).  The labels are evidence weighed with the density statistics by
+lists the measurements).  The article-noise stems (a call to action, a promo, a teaser, a
+disclaimer) count only when the top block is an article: on a product or service page
+those parts are the content.  The labels are evidence weighed with the density statistics by
 :mod:`~scrapy_cetd.algorithms.plus`, never read alone: they are looked at only inside
 the blocks CECTD-DS already chose, and never on the top block or its ancestors.
 """
