@@ -600,8 +600,8 @@ def _story_edges(
     """Rules 13, 15 and 16, on an article (the top block is prose standing alone, rule 4c):
     among the first and the last ``HEADER_CHILDREN`` children of the top block, a dateline
     or an author's bio, and among the last a legal line, is removed (flags set in place;
-    returned); a kept block that is an author's bio, a dateline before the top block or a
-    legal line after it is dropped (the blocks left are returned).  Headings are never
+    returned); a kept block outside the top block that is an author's bio, a dateline
+    before the top block or a legal line after it is dropped (the blocks left are returned).  Headings are never
     read."""
     tags, end, chars = page.tags, page.end, page.chars
     longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS, LEGAL_MAX_CHARS)
@@ -619,7 +619,8 @@ def _story_edges(
         if not removed[child] and (edge(child, True) or (child in last and edge(child, False))):
             removed[child : end[child]] = [True] * (end[child] - child)
             found.append(child)
-    dropped = {b for b in kept if b != top and edge(b, b < top)}
+    outside = [b for b in kept if b < top or b >= end[top]]  # inside: the children above
+    dropped = {b for b in outside if edge(b, b < top)}
     if dropped:
         info["story_edges"] = [page.describe(b) for b in sorted(dropped)]
     return found, [b for b in kept if b not in dropped]
