@@ -97,7 +97,7 @@ def test_a_forum_page_keeps_its_posts() -> None:
         ("newsletter-signup", "Follow by Email. Get all latest content delivered straight to your inbox."),
         ("sidebar", "Recent in Sports: Rowing club wins at the autumn head. Random Posts: a list of posts."),
         ("gallery", "Image 1 of 8. Caption. Close. Previous. Next."),
-        ("wp-caption-text", "(Image: © The Gazette photographer, all rights reserved)"),
+        ("wp-caption-text", "(Image: © The Gazette photographer, used with permission)"),
         ("social-links", "Follow us on every network you can think of, today and every day."),
     ],
 )
@@ -199,3 +199,98 @@ def test_pruning_reads_each_element_a_bounded_number_of_times_at_any_depth(depth
     assert kept == blocks and not any(removed)
     assert CountingList.reads <= 4 * len(page)
     assert extract("<html><body>" + "<span>x" * depth).text.count("x") == depth
+
+
+def story_page(first: str = "", last: str = "") -> str:
+    """A news page whose story body starts with ``first`` and ends with ``last``."""
+    body = "".join(f"<p>{p}</p>" for p in STORY)
+    return (
+        f"<html><head><title>{HEADLINE}</title></head><body><main><article>"
+        f"<div class='story'>{first}{body}{last}</div></article></main></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "last"),
+    [
+        ("<p>Updated Nov 25, 2025 5:00 am PST</p>", "<p>Last updated on November 15, 2025</p>"),
+        ("<div><span>By Ann Lee</span> | <span>March 3, 2024</span></div><p>4 min read</p>", ""),
+        ("<p>Published 2025-12-20 in World</p>", "<div>Posted 3 hours ago</div>"),
+    ],
+)
+def test_datelines_at_the_story_edges_are_out_of_the_text(
+    first: str, last: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert lines(extract(story_page(first, last)).text) == STORY
+    monkeypatch.setattr(plus, "DATELINE_MAX_CHARS", 0)  # rule 13 off: the datelines are kept
+    assert lines(extract(story_page(first, last)).text) != STORY
+
+
+def test_a_sentence_with_a_date_stays() -> None:
+    sentence = "On March 3, 2024 the council first heard of the cracks, from a fisherman."
+    assert lines(extract(story_page(f"<p>{sentence}</p>")).text) == [sentence, *STORY]
+    assert plus.is_dateline("January 21, 2025") and plus.is_dateline("3 min read")
+    assert not plus.is_dateline("In May 2020, prices rose sharply in all markets.")
+    assert not plus.is_dateline(sentence)
+
+
+@pytest.mark.parametrize(
+    "stock",
+    [
+        "<div class='slot'>Advertisement</div>",
+        "<p>Share this article:</p>",
+        "<h3>Related stories</h3>",
+        "<div>Image 1 of 8</div>",
+        "<p>STORY CONTINUES BELOW ADVERTISEMENT</p>",
+        "<div><span>Caption</span> <button>Close</button></div>",
+        "<p>12 comments</p>",
+    ],
+)
+def test_stock_lines_inside_the_story_are_out_of_the_text(stock: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    body = "".join(f"<p>{p}</p>" + (stock if i == 2 else "") for i, p in enumerate(STORY))
+    html = news_page().replace("".join(f"<p>{p}</p>" for p in STORY), body)
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(plus, "STOCK_MAX_CHARS", 0)  # rule 14 off: the line is kept
+    assert lines(extract(html).text) != STORY
+
+
+def test_a_stock_phrase_inside_a_sentence_stays() -> None:
+    line = "Read more about the harbour in the council's report."
+    assert lines(extract(story_page(last=f"<p>{line}</p>")).text) == [*STORY, line]
+    assert plus.is_stock_line("Advertisement") and not plus.is_stock_line(line)
+
+
+def test_an_authors_bio_at_the_story_end_is_out_of_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    bio = (
+        "<p>Jane Roe is a reporter covering the coast and its harbours for The Gazette. "
+        "Write to her at jane@example.com.</p>"
+    )
+    assert lines(extract(story_page(last=bio)).text) == STORY
+    assert plus.is_bio("Archie is a writer from South London.")
+    # Not a bio: no name first, or not about a writer.
+    assert not plus.is_bio("It was developed by an American company and covers 24 languages.")
+    assert not plus.is_bio("Mayor Ann Lee is a former harbour engineer and a keen sailor.")
+    monkeypatch.setattr(plus, "BIO_MAX_CHARS", 0)  # rule 15 off: the bio is kept
+    assert lines(extract(story_page(last=bio)).text) != STORY
+
+
+def test_article_noise_labels_count_on_articles_only() -> None:
+    promo = "<div class='cta-box'><p>Book a free harbour tour with our partners today and save.</p></div>"
+    assert lines(extract(story_page(last=promo)).text) == STORY
+    assert labels.label_of("cta-box") == labels.ARTICLE_NOISE
+    # A service page (not prose standing alone): its call to action is its content.
+    service = (
+        "<html><body><main><div class='offer'><h2>Harbour tours</h2><ul>"
+        + "".join(f"<li>Tour {i}: two hours along the old harbour wall with a guide.</li>" for i in range(6))
+        + "</ul>"
+        + promo
+        + "</div></main></body></html>"
+    )
+    assert "Book a free harbour tour" in extract(service).text
+
+
+def test_legal_lines_at_the_story_end_are_out_of_the_text() -> None:
+    legal = "<p>Copyright © 2023 The Gazette. All rights reserved. Terms of use apply.</p>"
+    assert lines(extract(story_page(last=legal)).text) == STORY
+    assert plus.is_legal("© 2025 The Gazette") and plus.is_legal("Text and photos: all rights reserved.")
+    assert not plus.is_legal("The copyright office said on Monday it would review the case.")
