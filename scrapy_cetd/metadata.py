@@ -84,18 +84,18 @@ _MONTHS = {
     name: number
     for number, names in enumerate(
         (
-            "jan january janv janvier jän jänner januar enero gennaio janeiro",
-            "feb february febr februar fév févr février febrero febbraio fevereiro",
+            "jan january janv janvier jän jänner januar enero ene gennaio gen janeiro",
+            "feb february febr februar fév févr février febrero febbraio fevereiro fev",
             "mar march mär märz mars marzo março",
-            "apr april avr avril abril aprile",
-            "may mai mayo maggio maio",
-            "jun june juin juni junio giugno junho",
-            "jul july juil juillet juli julio luglio julho",
-            "aug august août agosto",
-            "sep sept september septembre septiembre settembre setembro",
-            "oct october okt oktober octobre octubre ottobre outubro",
+            "apr april avr avril abril abr aprile",
+            "may mai mayo maggio mag maio",
+            "jun june juin juni junio giugno giu junho",
+            "jul july juil juillet juli julio luglio lug julho",
+            "aug august août agosto ago",
+            "sep sept september septembre septiembre settembre set setembro",
+            "oct october okt oktober octobre octubre ottobre ott outubro out",
             "nov november novembre noviembre novembro",
-            "dec december dez dezember déc décembre diciembre dicembre dezembro",
+            "dec december dez dezember déc décembre diciembre dic dicembre dezembro",
         ),
         1,
     )
@@ -109,9 +109,10 @@ _MONTH_NAME = r"(?P<mon>[^\W\d_]{3,10})\.?"
 _TEXT_DATES = (
     # May 4, 2023 / May 4th 2023
     re.compile(_MONTH_NAME + r"\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
-    # 4 May 2023 / 4. Mai 2023 / 4 de mayo de 2023
+    # 4 May 2023 / 4. Mai 2023 / 4 de mayo de 2023 / 19-Dec-2025
     re.compile(
-        r"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?:de\s+)?" + _MONTH_NAME + r",?\s+(?:de\s+)?(?P<y>(?:19|20)\d\d)\b",
+        r"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\.?(?:\s+|-)(?:de\s+)?" + _MONTH_NAME
+        + r"(?:,?\s+(?:de\s+)?|-)(?P<y>(?:19|20)\d\d)\b",
         re.IGNORECASE,
     ),
 )
@@ -119,6 +120,11 @@ _NUMERIC_DATES = (
     re.compile(r"\b(?P<y>(?:19|20)\d\d)[/.](?P<m>[01]?\d)[/.](?P<d>[0-3]?\d)\b"),
     re.compile(r"\b(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)\b"),
 )
+#: ``12/19/2025``, ``19/12/2025``, ``11-29-2024``: month and day in either order, read only
+#: when the order shows (a number above 12, or both the same); ``03/04/2024`` is no date.
+#: First dev half, two folds (with ``19-Dec-2025`` and the Spanish and Italian month
+#: abbreviations): date 0.892 / 0.903 -> 0.901 / 0.903, false positives 38 / 41 -> 40 / 43.
+_SLASHED_DATE = re.compile(r"\b(?P<a>[0-3]?\d)(?P<sep>[/-])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:19|20)\d\d)\b")
 #: Dates in URLs: ``/2024/05/01/``, ``/2024-05-01``, ``/20240501/``.
 _URL_DATE = re.compile(
     r"/(?P<y>(?:19|20)\d\d)[/_-](?P<m>[01]?\d)[/_-](?P<d>[0-3]?\d)(?:[/_-]|\.html?|$)"
@@ -165,6 +171,13 @@ def parse_date(text: Any) -> str | None:
         match = pattern.search(text)
         if match:
             day = _valid_day(int(match["y"]), int(match["m"]), int(match["d"]))
+            if day is not None:
+                return day.isoformat()
+    match = _SLASHED_DATE.search(text)
+    if match:
+        a, b = int(match["a"]), int(match["b"])
+        if a == b or max(a, b) > 12:
+            day = _valid_day(int(match["y"]), min(a, b), max(a, b))
             if day is not None:
                 return day.isoformat()
     return None
@@ -502,7 +515,7 @@ _META_SOURCES: dict[str, tuple[str, ...]] = {
         "published_time", "published-date", "article.published", "dc.date.issued", "dcterms.issued",
         "dcterms.created", "dc.date.created", "dc.date", "dcterms.date", "citation_publication_date",
         "citation_date", "og:published_time", "date", "release_date", "article_date_original",
-        "cxenseparse:recs:publishtime",
+        "cxenseparse:recs:publishtime", "other:published",
     ),
     "date_modified": (
         "article:modified_time", "og:article:modified_time", "datemodified", "og:updated_time",
@@ -552,7 +565,17 @@ def _twitter_author(metas: dict[str, list[str]]) -> list[str]:
     return []
 
 
+#: Any other ``<meta>`` naming a publish date ("published", "w-published-date"), read after
+#: the known names.  First dev half, two folds: date +1 / +1 page, no false positive.
+_PUBLISHED_META = re.compile(r"publish(?!er)|pub[-_.]?date")
+
+
 def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
+    if not found.get("date_published"):
+        known = _META_SOURCES["date_published"]
+        other = [v for key, values in metas.items() if _PUBLISHED_META.search(key) and key not in known for v in values]
+        if other:
+            metas["other:published"] = other
     for name, keys in _META_SOURCES.items():
         if name == "authors":
             _put(found, name, _twitter_author(metas))
@@ -596,10 +619,26 @@ def _value_of(element: etree._Element) -> str:
 _REGION_LEVELS = 4
 
 
-def _first_h1(page: Page) -> int | None:
-    """The page model's index of the first ``<h1>`` in the body, or ``None``."""
-    element = next(page.body.iter("h1"), None)
-    return None if element is None else page.index[element]
+_MAX_HEADINGS = 10
+
+
+def _headline(page: Page, declared: str | None) -> int | None:
+    """The page model's index of the headline: the first ``<h1>`` whose words agree with
+    the declared title (:data:`_H1_MIN_AGREEMENT`), else the first ``<h1>``; on a page
+    without ``<h1>``, the first ``<h2>`` that agrees.  The dateline and the byline are read
+    around it.  First dev half, two folds: date 0.901 / 0.903 -> 0.909 / 0.907, false
+    positives 40 / 43 -> 39 / 43 (pages whose first ``<h1>`` is a search box's, or that
+    have none)."""
+    first = None
+    for tag in ("h1", "h2"):
+        for element in islice(page.body.iter(tag), _MAX_HEADINGS):
+            if first is None and tag == "h1":
+                first = element
+            if declared and _token_f1(normalize_space("".join(element.itertext())), declared) >= _H1_MIN_AGREEMENT:
+                return page.index[element]
+        if first is not None:
+            return page.index[first]
+    return None
 
 
 def _headline_run(page: Page, h1: int | None) -> int | None:
@@ -857,7 +896,9 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     _from_json_ld(getattr(page, "json_ld", []), found)
     metas = _metas(root)
     _from_metas(metas, found)
-    h1 = _first_h1(page)
+    site_name = found.get("site_name") or found.get("ld_site")
+    names = (site_name, found.get("ld_site"), _host_name(url))
+    h1 = _headline(page, strip_site_name(found.get("title") or page.title, names))
     headline_run = _headline_run(page, h1)
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
@@ -879,8 +920,6 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         late = _dates_near_headline(page, headline_run, *NEAR_HEADLINE_RUNS, first_only=True)
         _put(found, "date_published", (late[0] if late else None) or date_from_url(url))
 
-    site_name = found.get("site_name") or found.get("ld_site")
-    names = (site_name, found.get("ld_site"), _host_name(url))
     declared = strip_site_name(found.get("title") or page.title, names)
     heading = next((text for h in page.body.iter("h1") if (text := normalize_space("".join(h.itertext())))), None)
     heading = strip_site_name(_unescape(heading), names)

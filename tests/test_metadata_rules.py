@@ -1,0 +1,55 @@
+"""The metadata rules chosen by two-fold cross-validation on the first dev half
+(docs/metadata.md), each on a small hand-made page."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_cetd import extract
+from scrapy_cetd.metadata import Metadata, parse_date
+
+BODY = "<p>" + "The council met on Tuesday to discuss the new bridge and its costs. " * 6 + "</p>"
+
+
+def meta_of(head: str = "", body: str = "", title: str = "Bridge costs double", url: str | None = None) -> Metadata:
+    html = f"<html><head><title>{title}</title>{head}</head><body>{body}{BODY}</body></html>"
+    result = extract(html, url=url)
+    assert result.metadata is not None
+    return result.metadata
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("12/19/2025", "2025-12-19"),  # month first: the day is above 12
+        ("Published: 27/05/2024", "2024-05-27"),  # day first
+        ("11-29-2024, 09:03 AM", "2024-11-29"),
+        ("03/03/2026 19:44", "2026-03-03"),  # the same either way
+        ("03/04/2024", None),  # March or April: no date
+        ("| Updated on 19-Dec-2025", "2025-12-19"),
+        ("on 04-ago-2021 5:11:10", "2021-08-04"),  # Spanish "agosto", abbreviated
+        ("13/14/2024", None),
+    ],
+)
+def test_numeric_dates_in_either_order_and_dashed_month_names(text: str, expected: str | None) -> None:
+    assert parse_date(text) == expected
+
+
+def test_the_dateline_is_read_at_the_h1_that_agrees_with_the_title() -> None:
+    body = "<h1>Search</h1>" + "<p>Menu</p><p>Close</p>" * 35 + "<h1>Bridge costs double</h1><p>December 24, 2024</p>"
+    assert meta_of(body=body).date_published == "2024-12-24"
+
+
+def test_without_h1_the_dateline_is_read_at_the_h2_that_agrees_with_the_title() -> None:
+    body = "<h2>Latest</h2><p>Ads</p><h2>Bridge costs double</h2><p>December 17, 2025</p>"
+    assert meta_of(body=body).date_published == "2025-12-17"
+    # an <h2> unlike the title is no headline: no dateline, no date
+    assert meta_of(body="<h2>Latest</h2><p>December 17, 2025</p>").date_published is None
+
+
+def test_other_meta_names_for_the_publish_date() -> None:
+    assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
+        "2025-05-27T06:03:43+00:00"
+    )
+    assert meta_of('<meta name="published" content="July 17, 2025">').date_published == "2025-07-17"
+    assert meta_of('<meta name="publisher" content="12/19/2025">').date_published is None
