@@ -452,6 +452,19 @@ def _ld_authors(value: Any, by_id: dict[str, dict[str, Any]]) -> list[str]:
     return _merge_authors(names)
 
 
+def _is_organisation(value: Any, by_id: dict[str, dict[str, Any]]) -> bool:
+    """Whether a JSON-LD ``author`` is typed, and typed as no person (an ``Organization``)."""
+    items = value if isinstance(value, list) else [value]
+    types = set()
+    for item in items[:20]:
+        if not isinstance(item, dict):
+            return False
+        if "@type" not in item and isinstance(item.get("@id"), str):
+            item = by_id.get(item["@id"], item)
+        types.update(_types(item))
+    return bool(types) and not types & _PERSON_TYPES
+
+
 def _keywords(value: Any) -> list[str]:
     if isinstance(value, str):
         value = value.split(",")
@@ -475,7 +488,11 @@ def _from_json_ld(texts: list[str], found: dict[str, Any]) -> None:
     for item in articles[:1]:
         found.setdefault("page_type", _types(item)[0])
         _put(found, "title", _text(item.get("headline")) or _text(item.get("name")))
-        _put(found, "authors", _ld_authors(item.get("author") or item.get("creator"), by_id))
+        author = item.get("author") or item.get("creator")
+        names = _ld_authors(author, by_id)
+        _put(found, "authors", names)
+        if names and _is_organisation(author, by_id):
+            found["ld_organisation"] = names
         _put(found, "date_published", parse_date(_text(item.get("datePublished")) or _text(item.get("dateCreated"))))
         _put(found, "date_modified", parse_date(_text(item.get("dateModified"))))
         _put(found, "description", _text(item.get("description")))
@@ -859,6 +876,37 @@ def _put(found: dict[str, Any], name: str, value: Any) -> None:
         found[name] = value
 
 
+def _signed_by_site(found: dict[str, Any], site_names: Iterable[str | None]) -> bool:
+    """Whether the most trusted author is the site itself: a JSON-LD ``Organization``, or
+    names that are the site's name, its publisher's or its host's."""
+    candidates = found.get("author_candidates")
+    if not candidates:
+        return False
+    if candidates[0] is found.get("ld_organisation"):
+        return True
+    keys = {_key(name) for name in site_names if name} - {""}
+    return all(_key(name) in keys for name in candidates[0])
+
+
+def _put_people_first(
+    page: Page, bylines: list[etree._Element], headline_run: int | None, site_names: Iterable[str | None],
+    found: dict[str, Any],
+) -> None:
+    """When the site signs the page (:func:`_signed_by_site`), the person named in its
+    byline (or in a "By NAME" run at the headline) goes before it: the dev labels name the
+    person the reader sees.  First dev half, two folds: author 0.818 / 0.820 -> 0.818 /
+    0.829 (one page lost on fold 1, a listing signed by its site), false positives
+    unchanged; a site's name matched by containment ("The Investopedia Team") lost one
+    more page and gained none."""
+    keys = {_key(name) for name in site_names if name} - {""}
+    shown: dict[str, Any] = {}
+    _from_byline(bylines, shown)
+    _put(shown, "authors", _author_near_headline(page, headline_run, *DATELINE_RUNS))
+    for names in shown.get("author_candidates", ())[:1]:
+        if not any(_matches_site(_key(name), keys) for name in names):
+            found["author_candidates"].insert(0, names)
+
+
 def _authors(found: dict[str, Any]) -> list[str]:
     """The most trusted author list.  (An author equal to the site's name is kept: the
     dev labels name the organisation when it signs its own pages.)"""
@@ -902,7 +950,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     headline_run = _headline_run(page, h1)
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
-    if not (found.get("author_candidates") and found.get("date_published")):
+    signed_by_site = _signed_by_site(found, names)
+    if not (found.get("author_candidates") and found.get("date_published")) or signed_by_site:
         props, bylines = _scan(page, h1)
         _from_microdata(props, found)
     if not found.get("date_published"):
@@ -911,6 +960,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
             if value:
                 found["date_published"] = value
                 break
+    if signed_by_site:
+        _put_people_first(page, bylines, headline_run, names, found)
     if not found.get("author_candidates"):
         _from_byline(bylines, found)
     if not found.get("author_candidates"):

@@ -3,12 +3,18 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from scrapy_cetd import extract
 from scrapy_cetd.metadata import Metadata, parse_date
 
 BODY = "<p>" + "The council met on Tuesday to discuss the new bridge and its costs. " * 6 + "</p>"
+
+
+def ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
 
 
 def meta_of(head: str = "", body: str = "", title: str = "Bridge costs double", url: str | None = None) -> Metadata:
@@ -53,3 +59,23 @@ def test_other_meta_names_for_the_publish_date() -> None:
     )
     assert meta_of('<meta name="published" content="July 17, 2025">').date_published == "2025-07-17"
     assert meta_of('<meta name="publisher" content="12/19/2025">').date_published is None
+
+
+def test_a_person_in_the_byline_goes_before_the_site_signing_the_page() -> None:
+    organisation = {"@type": "Organization", "name": "GlossGenius"}
+    head = ld({"@type": "Article", "headline": "Bridge costs double", "author": organisation})
+    byline = '<h1>Bridge costs double</h1><div class="post-author">Shauna Mitchell</div>'
+    assert meta_of(head, byline).authors == ["Shauna Mitchell"]
+    # the site's own name as a person-typed author, the same in the byline: the site stays
+    signed = {"@type": "Person", "name": "GlossGenius"}
+    head = ld({"@type": "Article", "headline": "Bridge costs double", "author": signed})
+    head += '<meta property="og:site_name" content="GlossGenius">'
+    assert meta_of(head, '<h1>Bridge costs double</h1><div class="author">GlossGenius</div>').authors == [
+        "GlossGenius"
+    ]
+    # without a byline the site is the author
+    assert meta_of(head, "<h1>Bridge costs double</h1>").authors == ["GlossGenius"]
+    # a person-typed author is no organisation, whatever the byline says
+    ann = {"@type": "Person", "name": "Ann Lee"}
+    person = ld({"@type": "Article", "headline": "Bridge costs double", "author": ann})
+    assert meta_of(person, byline).authors == ["Ann Lee"]
