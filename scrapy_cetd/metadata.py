@@ -251,6 +251,10 @@ _NOT_A_NAME = re.compile(
 )
 _CREDENTIALS = frozenset("PhD Ph.D MD M.D DO RN Jr Sr II III Esq MBA MSc BSc".split())
 _HANDLE = re.compile(r"^@\w+$")
+#: A forum's user name with digits after its letters ("Ejp55230", "luizjr4") is a name.
+#: First dev half, two folds: author 0.818 / 0.829 -> 0.832 / 0.853, no false positive
+#: more (the other names on those forum pages had been taken instead).
+_USER_NAME = re.compile(r"^[^\W\d_]{3,}[\w.-]*\d$")
 _MAX_NAME_WORDS = 5
 _MAX_NAME_CHARS = 60
 
@@ -273,7 +277,7 @@ def clean_author(text: Any) -> list[str]:
         part = _GLUED_LABEL.sub("", part).strip()
         if not part or any(ch in part for ch in "!?()[]{}<>=#*"):
             continue
-        if any(ch.isdigit() for ch in part) or _NOT_A_NAME.search(part):
+        if (any(ch.isdigit() for ch in part) and not _USER_NAME.match(part)) or _NOT_A_NAME.search(part):
             continue
         words = part.split()
         if len(words) > _MAX_NAME_WORDS or len(part) > _MAX_NAME_CHARS or not part[0].isalpha():
@@ -716,6 +720,23 @@ def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, An
     _put(found, "authors", authors)
 
 
+def _first_microdata_author(page: Page, h1: int | None) -> list[str]:
+    """The first ``itemprop=author`` (or ``creator``) in the body, up to
+    :data:`_AFTER_HEADLINE` elements after the headline, when nothing at the headline
+    names the author: a forum thread's first post (whose author block often comes before
+    the thread's ``<h1>``).  First dev half, two folds: author 0.832 / 0.853 -> 0.836 /
+    0.872, false positives 20 / 27 -> 21 / 27; read from the headline on, it gained none."""
+    for element in page.elements[: (h1 or 0) + _AFTER_HEADLINE]:
+        prop = element.get("itemprop")
+        if prop and prop.strip() in ("author", "creator"):
+            inner = element.xpath("descendant::*[@itemprop='name']")
+            return clean_author(_value_of(inner[0] if inner else element))
+    return []
+
+
+_AFTER_HEADLINE = 2000
+
+
 def _dates_near_headline(
     page: Page, start: int | None, before: int, after: int, first_only: bool = False
 ) -> list[str]:
@@ -966,6 +987,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         _from_byline(bylines, found)
     if not found.get("author_candidates"):
         _put(found, "authors", _author_near_headline(page, headline_run, *DATELINE_RUNS))
+    if not found.get("author_candidates"):
+        _put(found, "authors", _first_microdata_author(page, h1))
     _check_declared_date(page, headline_run, found)
     if not found.get("date_published"):
         late = _dates_near_headline(page, headline_run, *NEAR_HEADLINE_RUNS, first_only=True)

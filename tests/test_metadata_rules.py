@@ -8,7 +8,7 @@ import json
 import pytest
 
 from scrapy_cetd import extract
-from scrapy_cetd.metadata import Metadata, parse_date
+from scrapy_cetd.metadata import Metadata, clean_author, parse_date
 
 BODY = "<p>" + "The council met on Tuesday to discuss the new bridge and its costs. " * 6 + "</p>"
 
@@ -79,3 +79,19 @@ def test_a_person_in_the_byline_goes_before_the_site_signing_the_page() -> None:
     ann = {"@type": "Person", "name": "Ann Lee"}
     person = ld({"@type": "Article", "headline": "Bridge costs double", "author": ann})
     assert meta_of(person, byline).authors == ["Ann Lee"]
+
+
+def test_user_names_with_digits_are_names() -> None:
+    assert clean_author("Ejp55230") == ["Ejp55230"]
+    assert clean_author("luizjr4") == ["luizjr4"]
+    assert clean_author("2024") == clean_author("Q3") == clean_author("Posted 12") == []
+
+
+def test_a_forum_threads_first_post_author_in_microdata() -> None:
+    post = (
+        '<div class="message"><span itemprop="author" itemscope><span itemprop="name">{}</span></span>'
+        "<p>" + "My projector is getting long in the tooth, any advice on a new one? " * 3 + "</p></div>"
+    )
+    headline = "<div>" * 6 + "<h1>Bridge costs double</h1>" + "</div>" * 6  # the first post is outside its box
+    body = post.format("JosephF") + headline + post.format("eljaycanuck") * 3
+    assert meta_of(body=body).authors == ["JosephF"]
