@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -650,16 +650,28 @@ def _headline(page: Page, declared: str | None) -> int | None:
     around it.  First dev half, two folds: date 0.901 / 0.903 -> 0.909 / 0.907, false
     positives 40 / 43 -> 39 / 43 (pages whose first ``<h1>`` is a search box's, or that
     have none)."""
-    first = None
     for tag in ("h1", "h2"):
-        for element in islice(page.body.iter(tag), _MAX_HEADINGS):
-            if first is None and tag == "h1":
-                first = element
-            if declared and _token_f1(normalize_space("".join(element.itertext())), declared) >= _H1_MIN_AGREEMENT:
-                return page.index[element]
-        if first is not None:
-            return page.index[first]
+        headings = _indices(page.tags, tag, _MAX_HEADINGS)
+        for k in headings:
+            text = normalize_space("".join(page.elements[k].itertext()))
+            if declared and _token_f1(text, declared) >= _H1_MIN_AGREEMENT:
+                return k
+        if headings and tag == "h1":
+            return headings[0]
     return None
+
+
+def _indices(items: list[str], value: str, limit: int) -> list[int]:
+    """The first ``limit`` positions of ``value`` in ``items`` (each found in C)."""
+    found: list[int] = []
+    k = -1
+    while len(found) < limit:
+        try:
+            k = items.index(value, k + 1)
+        except ValueError:
+            break
+        found.append(k)
+    return found
 
 
 def _headline_run(page: Page, h1: int | None) -> int | None:
@@ -692,12 +704,12 @@ def _scan(page: Page, h1: int | None) -> tuple[list[tuple[str, etree._Element]],
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
     start, stop = _headline_region(page, h1)
-    for element in page.elements[start:stop]:
+    for element, tag in zip(page.elements[start:stop], page.tags[start:stop]):
         prop = element.get("itemprop")
         if prop and prop.strip() in _MICRODATA_PROPS:
             props.append((prop.strip(), element))
         names = element.get("class")
-        if (names and ("uthor" in names or "yline" in names)) or element.get("rel") == "author":
+        if (names and ("uthor" in names or "yline" in names)) or (tag == "a" and element.get("rel") == "author"):
             if len(bylines) < _MAX_BYLINES:
                 bylines.append(element)
     return props, bylines
@@ -720,13 +732,16 @@ def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, An
     _put(found, "authors", authors)
 
 
-def _first_microdata_author(page: Page, h1: int | None) -> list[str]:
+def _first_microdata_author(page: Page, h1: int | None, scanned: tuple[int, int]) -> list[str]:
     """The first ``itemprop=author`` (or ``creator``) in the body, up to
     :data:`_AFTER_HEADLINE` elements after the headline, when nothing at the headline
     names the author: a forum thread's first post (whose author block often comes before
-    the thread's ``<h1>``).  First dev half, two folds: author 0.832 / 0.853 -> 0.836 /
-    0.872, false positives 20 / 27 -> 21 / 27; read from the headline on, it gained none."""
-    for element in page.elements[: (h1 or 0) + _AFTER_HEADLINE]:
+    the thread's ``<h1>``); the ``scanned`` element range (:func:`_scan`'s) is skipped.
+    First dev half, two folds: author 0.832 / 0.853 -> 0.836 / 0.872, false positives
+    20 / 27 -> 21 / 27; read from the headline on, it gained none."""
+    start, stop = scanned
+    elements = page.elements
+    for element in chain(elements[:start], elements[stop : max(stop, (h1 or 0) + _AFTER_HEADLINE)]):
         prop = element.get("itemprop")
         if prop and prop.strip() in ("author", "creator"):
             inner = element.xpath("descendant::*[@itemprop='name']")
@@ -972,7 +987,9 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
     signed_by_site = _signed_by_site(found, names)
+    scanned = (0, 0)
     if not (found.get("author_candidates") and found.get("date_published")) or signed_by_site:
+        scanned = _headline_region(page, h1)
         props, bylines = _scan(page, h1)
         _from_microdata(props, found)
     if not found.get("date_published"):
@@ -988,14 +1005,15 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     if not found.get("author_candidates"):
         _put(found, "authors", _author_near_headline(page, headline_run, *DATELINE_RUNS))
     if not found.get("author_candidates"):
-        _put(found, "authors", _first_microdata_author(page, h1))
+        _put(found, "authors", _first_microdata_author(page, h1, scanned))
     _check_declared_date(page, headline_run, found)
     if not found.get("date_published"):
         late = _dates_near_headline(page, headline_run, *NEAR_HEADLINE_RUNS, first_only=True)
         _put(found, "date_published", (late[0] if late else None) or date_from_url(url))
 
     declared = strip_site_name(found.get("title") or page.title, names)
-    heading = next((text for h in page.body.iter("h1") if (text := normalize_space("".join(h.itertext())))), None)
+    h1_texts = (normalize_space("".join(page.elements[k].itertext())) for k in _indices(page.tags, "h1", _MAX_HEADINGS))
+    heading = next(filter(None, h1_texts), None)
     heading = strip_site_name(_unescape(heading), names)
     if heading and declared and _token_f1(heading, declared) < _H1_MIN_AGREEMENT:
         heading = None  # an <h1> unlike the declared title is a section's or the site's heading
