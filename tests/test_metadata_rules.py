@@ -95,3 +95,25 @@ def test_a_forum_threads_first_post_author_in_microdata() -> None:
     headline = "<div>" * 6 + "<h1>Bridge costs double</h1>" + "</div>" * 6  # the first post is outside its box
     body = post.format("JosephF") + headline + post.format("eljaycanuck") * 3
     assert meta_of(body=body).authors == ["JosephF"]
+
+
+@pytest.mark.parametrize(
+    ("published", "modified", "shown", "expected"),
+    [
+        ("2025-06-12", "2025-06-10", "November 2, 2022", "2022-11-02"),  # an earlier shown date
+        ("2022-10-24", "2022-12-02", "October 30, 2022", "2022-10-24"),  # a later one: declared
+        ("2025-08-21", "2025-08-20", "<p>Published</p><p>Apr 26, 2023</p><p>Updated Aug 21, 2025</p>", "2023-04-26"),
+        ("2025-08-21", "2025-08-20", "<p>Posted on: Sep 1, 2025</p>", "2025-09-01"),  # labelled, even later
+    ],
+)
+def test_a_date_shown_at_the_headline_against_the_declared_one(
+    published: str, modified: str, shown: str, expected: str
+) -> None:
+    head = ld({"@type": "Article", "headline": "Bridge costs double", "datePublished": published,
+               "dateModified": modified})
+    assert meta_of(head, f"<h1>Bridge costs double</h1><div>{shown}</div>").date_published == expected
+
+
+def test_without_a_declared_date_the_published_label_wins_over_the_first_date() -> None:
+    body = "<h1>Bridge costs double</h1><p>Updated Aug 21, 2025</p><p>Published: Apr 26, 2023</p>"
+    assert meta_of(body=body).date_published == "2023-04-26"
