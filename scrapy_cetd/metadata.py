@@ -653,12 +653,26 @@ def _headline(page: Page, declared: str | None) -> int | None:
     for tag in ("h1", "h2"):
         headings = _indices(page.tags, tag, _MAX_HEADINGS)
         for k in headings:
-            text = normalize_space("".join(page.elements[k].itertext()))
+            text = _heading_text(page.elements[k])
             if declared and _token_f1(text, declared) >= _H1_MIN_AGREEMENT:
                 return k
         if headings and tag == "h1":
             return headings[0]
     return None
+
+
+def _heading_text(element: etree._Element) -> str:
+    """A heading's text, a line break read as a space ("News Product<br>Management").
+    First dev half, two folds: title exact 0.784 / 0.805 -> 0.795 / 0.805, none lost."""
+    if next(element.iter("br"), None) is None:
+        return normalize_space("".join(element.itertext()))
+    parts = []
+    for event, node in etree.iterwalk(element, events=("start", "end", "comment", "pi")):
+        if event == "start":
+            parts.append(" " if node.tag == "br" else node.text or "")
+        elif node is not element:
+            parts.append(node.tail or "")
+    return normalize_space("".join(parts))
 
 
 def _indices(items: list[str], value: str, limit: int) -> list[int]:
@@ -1042,7 +1056,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         _put(found, "date_published", (late[0] if late else None) or date_from_url(url))
 
     declared = strip_site_name(found.get("title") or page.title, names)
-    h1_texts = (normalize_space("".join(page.elements[k].itertext())) for k in _indices(page.tags, "h1", _MAX_HEADINGS))
+    h1_texts = (_heading_text(page.elements[k]) for k in _indices(page.tags, "h1", _MAX_HEADINGS))
     heading = next(filter(None, h1_texts), None)
     heading = strip_site_name(_unescape(heading), names)
     if heading and declared and _token_f1(heading, declared) < _H1_MIN_AGREEMENT:

@@ -117,3 +117,9 @@ def test_a_date_shown_at_the_headline_against_the_declared_one(
 def test_without_a_declared_date_the_published_label_wins_over_the_first_date() -> None:
     body = "<h1>Bridge costs double</h1><p>Updated Aug 21, 2025</p><p>Published: Apr 26, 2023</p>"
     assert meta_of(body=body).date_published == "2023-04-26"
+
+
+def test_a_line_break_in_the_headline_is_a_space() -> None:
+    body = "<h1>Data Analytics<span><br>Agency</span> <!-- hero --> in Ohio</h1>"
+    assert meta_of(body=body, title="Data Analytics Agency in Ohio | Punto").title == "Data Analytics Agency in Ohio"
+    assert meta_of(body="<h1>Beg<b>in</b>ner guide</h1>", title="Beginner guide").title == "Beginner guide"
