@@ -841,6 +841,42 @@ def _author_near_headline(page: Page, start: int | None, before: int, after: int
     return []
 
 
+#: A run that ends with "by" ("Posted by", "Article by", "Last updated May 3, 2025 by"):
+#: the next run is the name.
+_ENDS_WITH_BY = re.compile(
+    r"^(?:(?:article|post|posted|written|published|authored|created|contributed)\s+by"
+    r"|(?:last\s+)?(?:updated|modified)\b[\w,. ]{0,40}\sby)\s*:?$",
+    re.IGNORECASE,
+)
+_SIGNED_RUNS = 250
+
+
+def _signed_after_the_text(page: Page, start: int | None) -> list[str]:
+    """Failing every other source, a "By NAME"/"Written by NAME" run, or a run ending with
+    "by" and the name's run, up to :data:`_SIGNED_RUNS` runs after the headline: a blog
+    signs its post at its end.  A "By" run here must name people by two or more words.
+    First dev half, two folds: author 0.836 / 0.872 -> 0.845 / 0.877, false positives
+    21 / 27 -> 22 / 27; any run ending in "by" ("Sort by") added 32 false positives, a
+    bare "by" run 3 for 3 more authors (forum threads)."""
+    if start is None:
+        return []
+    texts = page.run_collapsed
+    stop = min(len(texts), start + _SIGNED_RUNS)
+    for k in range(start + 1, stop):
+        text = texts[k]
+        if len(text) > 80:
+            continue
+        if _BY_LINE.match(text):
+            names = clean_author(text)
+            if names and all(len(name.split()) > 1 and _looks_like_a_name(name) for name in names):
+                return names
+        elif _ENDS_WITH_BY.match(text) and k + 1 < stop:
+            names = clean_author(texts[k + 1])
+            if names and all(_looks_like_a_name(name) for name in names):
+                return names
+    return []
+
+
 def _check_declared_date(page: Page, start: int | None, found: dict[str, Any]) -> None:
     """The declared (JSON-LD, meta, microdata, ``<time>``) publish date stays, with three
     checked exceptions read from the dateline (:data:`DATELINE_RUNS`):
@@ -1050,6 +1086,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         _put(found, "authors", _author_near_headline(page, headline_run, *DATELINE_RUNS))
     if not found.get("author_candidates"):
         _put(found, "authors", _first_microdata_author(page, h1, scanned))
+    if not found.get("author_candidates"):
+        _put(found, "authors", _signed_after_the_text(page, headline_run))
     _check_declared_date(page, headline_run, found)
     if not found.get("date_published"):
         late = _dates_near_headline(page, headline_run, *NEAR_HEADLINE_RUNS, first_only=True)

@@ -123,3 +123,18 @@ def test_a_line_break_in_the_headline_is_a_space() -> None:
     body = "<h1>Data Analytics<span><br>Agency</span> <!-- hero --> in Ohio</h1>"
     assert meta_of(body=body, title="Data Analytics Agency in Ohio | Punto").title == "Data Analytics Agency in Ohio"
     assert meta_of(body="<h1>Beg<b>in</b>ner guide</h1>", title="Beginner guide").title == "Beginner guide"
+
+
+@pytest.mark.parametrize(
+    ("signature", "expected"),
+    [
+        ("<p>Article by</p><p>Matias Heikkilä</p>", ["Matias Heikkilä"]),
+        ("<p>Last updated March 3, 2025 by</p><p>Erik Demaine</p>", ["Erik Demaine"]),
+        ("<p>Written by John Crenshaw</p>", ["John Crenshaw"]),
+        ("<p>Sort by</p><p>Featured</p>", []),  # a control, not a signature
+        ("<p>By this time</p>", []),  # a sentence
+    ],
+)
+def test_a_post_signed_after_its_text(signature: str, expected: list[str]) -> None:
+    paragraphs = "".join(f"<p>Paragraph {k} of the story, long enough to be text.</p>" for k in range(40))
+    assert meta_of(body=f"<h1>Bridge costs double</h1>{paragraphs}{signature}").authors == expected
