@@ -313,8 +313,11 @@ def strip_site_name(title: str | None, site_names: Iterable[str | None] = ()) ->
     """``title`` without a site-name prefix or suffix ("Headline | Site", "Site - Headline").
 
     A part is dropped when it matches a known site name (``og:site_name``, the publisher,
-    the host name); otherwise, with one separator, the shorter part is dropped when it is
-    at most a third of the longer one's length and it is the last part (a suffix)."""
+    the host name); otherwise the last part (a suffix) is dropped when it has at most four
+    words and at most half the length of the rest ("Best Movers in NYC 2025 | Top 19
+    Companies").  First dev half, two folds, a half instead of a third: title exact
+    0.795 / 0.805 -> 0.803 / 0.813, none lost; dropping a short first part as well gained
+    4 pages on fold 1 but lost one ("Git - git-commit Documentation") for one on fold 2."""
     if not title:
         return title
     title = normalize_space(title)
@@ -327,7 +330,7 @@ def strip_site_name(title: str | None, site_names: Iterable[str | None] = ()) ->
         kept = [part for part in parts if not _matches_site(_key(part), keys)]
         if kept and len(kept) < len(parts):
             return _rejoin(title, kept)
-    if len(parts[-1]) * 3 <= len(" ".join(parts[:-1])) and len(parts[-1].split()) <= 4:
+    if len(parts[-1]) * 2 <= len(" ".join(parts[:-1])) and len(parts[-1].split()) <= 4:
         return _rejoin(title, parts[:-1])
     return title
 

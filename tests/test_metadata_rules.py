@@ -8,7 +8,7 @@ import json
 import pytest
 
 from scrapy_cetd import extract
-from scrapy_cetd.metadata import Metadata, clean_author, parse_date
+from scrapy_cetd.metadata import Metadata, clean_author, parse_date, strip_site_name
 
 BODY = "<p>" + "The council met on Tuesday to discuss the new bridge and its costs. " * 6 + "</p>"
 
@@ -138,3 +138,15 @@ def test_a_line_break_in_the_headline_is_a_space() -> None:
 def test_a_post_signed_after_its_text(signature: str, expected: list[str]) -> None:
     paragraphs = "".join(f"<p>Paragraph {k} of the story, long enough to be text.</p>" for k in range(40))
     assert meta_of(body=f"<h1>Bridge costs double</h1>{paragraphs}{signature}").authors == expected
+
+
+def test_a_short_suffix_after_a_separator_is_dropped() -> None:
+    assert strip_site_name("Best Residential Movers in NYC 2025 | Top 19 Companies") == (
+        "Best Residential Movers in NYC 2025"
+    )
+    assert strip_site_name("15 Language Learning Apps Compared - Personally Tested") == (
+        "15 Language Learning Apps Compared"
+    )
+    # a second half as long as the first is part of the title
+    assert strip_site_name("Cats and dogs: a history of two house pets") == "Cats and dogs: a history of two house pets"
+    assert strip_site_name("Electrical safety - Overview of the rules") == "Electrical safety - Overview of the rules"
