@@ -243,7 +243,7 @@ _NOT_A_NAME = re.compile(
     r"associated press|afp|press|copyright|all rights|senior|chief|director|manager|professor|"
     r"founder|ceo|head of|view all|more from|about the author|bio|written|name|author|authors|undefined|null|"
     r"none|webmaster|authorized|dealer|says|wrote|reply|replies|member|moderator|"
-    r"since|joined|verified|buyer|"
+    r"since|joined|verified|buyer|from|insights|"
     r"january|february|march|april|june|july|august|september|october|november|december|"
     r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec|"
     r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",

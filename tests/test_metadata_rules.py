@@ -85,6 +85,7 @@ def test_user_names_with_digits_are_names() -> None:
     assert clean_author("Ejp55230") == ["Ejp55230"]
     assert clean_author("luizjr4") == ["luizjr4"]
     assert clean_author("2024") == clean_author("Q3") == clean_author("Posted 12") == []
+    assert clean_author("Insights from") == []  # a byline's label, the name in the next element
 
 
 def test_a_forum_threads_first_post_author_in_microdata() -> None:
