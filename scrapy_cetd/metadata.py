@@ -641,6 +641,9 @@ def _value_of(element: etree._Element) -> str:
 #: subtree of the first ``<h1>``'s ancestor this many levels up (the whole body without an
 #: ``<h1>``), which halved the search's time on the first 150 dev pages.
 _REGION_LEVELS = 4
+#: ... and at most this many elements from its start: on the first dev half the scores
+#: are the same (1000 and 1500 elements), the metadata's CPU time 14% less.
+_REGION_ELEMENTS = 1000
 
 
 _MAX_HEADINGS = 10
@@ -704,13 +707,13 @@ def _headline_run(page: Page, h1: int | None) -> int | None:
 def _headline_region(page: Page, h1: int | None) -> tuple[int, int]:
     """The element index range (preorder) searched for bylines and microdata."""
     if h1 is None:
-        return 0, len(page)
+        return 0, min(len(page), _REGION_ELEMENTS)
     region = h1
     for _ in range(_REGION_LEVELS):
         if page.parent[region] < 0:
             break
         region = page.parent[region]
-    return region, page.end[region]
+    return region, min(page.end[region], region + _REGION_ELEMENTS)
 
 
 def _scan(page: Page, h1: int | None) -> tuple[list[tuple[str, etree._Element]], list[etree._Element]]:
