@@ -848,14 +848,13 @@ def _author_near_headline(page: Page, start: int | None, before: int, after: int
     return []
 
 
-#: A signature, one text run a line: "By NAME" (``line``), or a run that ends with "by"
-#: ("Posted by", "Article by", "Last updated May 3, 2025 by"; ``label``), the next run
-#: being the name.  Searched in one pass over the runs joined.
-_SIGNATURE = re.compile(  # runs are collapsed: one space between words, no line break
-    r"^(?P<line>(?:(?:written|posted|reported) )?by ?:? \S.*)$"
-    r"|^(?P<label>(?:(?:article|post|posted|written|published|authored|created|contributed) by"
+#: A signature run: "By NAME" (``line``), or a run that ends with "by" ("Posted by",
+#: "Article by", "Last updated May 3, 2025 by"; ``label``), the next run being the name.
+_SIGNATURE = re.compile(  # runs are collapsed: one space between words
+    r"(?P<line>(?:(?:written|posted|reported) )?by ?:? \S.*)"
+    r"|(?P<label>(?:(?:article|post|posted|written|published|authored|created|contributed) by"
     r"|(?:last )?(?:updated|modified)\b[\w,. ]{0,40} by) ?:?)$",
-    re.IGNORECASE | re.MULTILINE,
+    re.IGNORECASE,
 )
 _SIGNED_RUNS = 250
 
@@ -870,17 +869,15 @@ def _signed_after_the_text(page: Page, start: int | None) -> list[str]:
     if start is None:
         return []
     texts = page.run_collapsed[start + 1 : start + _SIGNED_RUNS]
-    block = "\n".join(texts)
-    for match in _SIGNATURE.finditer(block):
-        if len(match[0]) > 80:
+    for k, match in enumerate(map(_SIGNATURE.match, texts)):
+        if match is None or len(texts[k]) > 80:
             continue
         if match["line"]:
-            names = clean_author(match["line"])
+            names = clean_author(texts[k])
             if names and all(len(name.split()) > 1 and _looks_like_a_name(name) for name in names):
                 return names
-        else:
-            k = block.count("\n", 0, match.start()) + 1
-            names = clean_author(texts[k]) if k < len(texts) else []
+        elif k + 1 < len(texts):
+            names = clean_author(texts[k + 1])
             if names and all(_looks_like_a_name(name) for name in names):
                 return names
     return []
