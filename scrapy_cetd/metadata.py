@@ -566,14 +566,20 @@ def _metas(root: etree._Element) -> dict[str, list[str]]:
             if (meta.get("rel") or "").strip().lower() == "canonical" and (meta.get("href") or "").strip():
                 metas.setdefault("link:canonical", []).append(meta.get("href", "").strip())
             continue
-        content = meta.get("content")
-        if content is None or not content.strip():
-            continue
-        for attribute in ("property", "name", "itemprop", "http-equiv"):
-            key = meta.get(attribute)
-            if key:
-                metas.setdefault(key.strip().lower(), []).append(_unescape(content.strip()) or "")
+        content, keys = "", []
+        for attribute, value in meta.items():  # one call, not five
+            if attribute == "content":
+                content = value.strip()
+            elif attribute in _META_KEYS and value:
+                keys.append(value)
+        if content and keys:
+            text = _unescape(content) or ""
+            for key in keys:
+                metas.setdefault(key.strip().lower(), []).append(text)
     return metas
+
+
+_META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
 
 
 _WRITTEN_BY = re.compile(r"^(?:written by|author|authors|by)\s*:?$", re.IGNORECASE)
