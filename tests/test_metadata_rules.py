@@ -1,0 +1,153 @@
+"""The metadata rules chosen by two-fold cross-validation on the first dev half
+(docs/metadata.md), each on a small hand-made page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scrapy_cetd import extract
+from scrapy_cetd.metadata import Metadata, clean_author, parse_date, strip_site_name
+
+BODY = "<p>" + "The council met on Tuesday to discuss the new bridge and its costs. " * 6 + "</p>"
+
+
+def ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def meta_of(head: str = "", body: str = "", title: str = "Bridge costs double", url: str | None = None) -> Metadata:
+    html = f"<html><head><title>{title}</title>{head}</head><body>{body}{BODY}</body></html>"
+    result = extract(html, url=url)
+    assert result.metadata is not None
+    return result.metadata
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("12/19/2025", "2025-12-19"),  # month first: the day is above 12
+        ("Published: 27/05/2024", "2024-05-27"),  # day first
+        ("11-29-2024, 09:03 AM", "2024-11-29"),
+        ("03/03/2026 19:44", "2026-03-03"),  # the same either way
+        ("03/04/2024", None),  # March or April: no date
+        ("| Updated on 19-Dec-2025", "2025-12-19"),
+        ("on 04-ago-2021 5:11:10", "2021-08-04"),  # Spanish "agosto", abbreviated
+        ("13/14/2024", None),
+    ],
+)
+def test_numeric_dates_in_either_order_and_dashed_month_names(text: str, expected: str | None) -> None:
+    assert parse_date(text) == expected
+
+
+def test_the_dateline_is_read_at_the_h1_that_agrees_with_the_title() -> None:
+    body = "<h1>Search</h1>" + "<p>Menu</p><p>Close</p>" * 35 + "<h1>Bridge costs double</h1><p>December 24, 2024</p>"
+    assert meta_of(body=body).date_published == "2024-12-24"
+
+
+def test_without_h1_the_dateline_is_read_at_the_h2_that_agrees_with_the_title() -> None:
+    body = "<h2>Latest</h2><p>Ads</p><h2>Bridge costs double</h2><p>December 17, 2025</p>"
+    assert meta_of(body=body).date_published == "2025-12-17"
+    # an <h2> unlike the title is no headline: no dateline, no date
+    assert meta_of(body="<h2>Latest</h2><p>December 17, 2025</p>").date_published is None
+
+
+def test_other_meta_names_for_the_publish_date() -> None:
+    assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
+        "2025-05-27T06:03:43+00:00"
+    )
+    assert meta_of('<meta name="published" content="July 17, 2025">').date_published == "2025-07-17"
+    assert meta_of('<meta name="publisher" content="12/19/2025">').date_published is None
+
+
+def test_a_person_in_the_byline_goes_before_the_site_signing_the_page() -> None:
+    organisation = {"@type": "Organization", "name": "GlossGenius"}
+    head = ld({"@type": "Article", "headline": "Bridge costs double", "author": organisation})
+    byline = '<h1>Bridge costs double</h1><div class="post-author">Shauna Mitchell</div>'
+    assert meta_of(head, byline).authors == ["Shauna Mitchell"]
+    # the site's own name as a person-typed author, the same in the byline: the site stays
+    signed = {"@type": "Person", "name": "GlossGenius"}
+    head = ld({"@type": "Article", "headline": "Bridge costs double", "author": signed})
+    head += '<meta property="og:site_name" content="GlossGenius">'
+    assert meta_of(head, '<h1>Bridge costs double</h1><div class="author">GlossGenius</div>').authors == [
+        "GlossGenius"
+    ]
+    # without a byline the site is the author
+    assert meta_of(head, "<h1>Bridge costs double</h1>").authors == ["GlossGenius"]
+    # a person-typed author is no organisation, whatever the byline says
+    ann = {"@type": "Person", "name": "Ann Lee"}
+    person = ld({"@type": "Article", "headline": "Bridge costs double", "author": ann})
+    assert meta_of(person, byline).authors == ["Ann Lee"]
+
+
+def test_user_names_with_digits_are_names() -> None:
+    assert clean_author("Ejp55230") == ["Ejp55230"]
+    assert clean_author("luizjr4") == ["luizjr4"]
+    assert clean_author("2024") == clean_author("Q3") == clean_author("Posted 12") == []
+    assert clean_author("Insights from") == []  # a byline's label, the name in the next element
+
+
+def test_a_forum_threads_first_post_author_in_microdata() -> None:
+    post = (
+        '<div class="message"><span itemprop="author" itemscope><span itemprop="name">{}</span></span>'
+        "<p>" + "My projector is getting long in the tooth, any advice on a new one? " * 3 + "</p></div>"
+    )
+    headline = "<div>" * 6 + "<h1>Bridge costs double</h1>" + "</div>" * 6  # the first post is outside its box
+    body = post.format("JosephF") + headline + post.format("eljaycanuck") * 3
+    assert meta_of(body=body).authors == ["JosephF"]
+
+
+@pytest.mark.parametrize(
+    ("published", "modified", "shown", "expected"),
+    [
+        ("2025-06-12", "2025-06-10", "November 2, 2022", "2022-11-02"),  # an earlier shown date
+        ("2022-10-24", "2022-12-02", "October 30, 2022", "2022-10-24"),  # a later one: declared
+        ("2025-08-21", "2025-08-20", "<p>Published</p><p>Apr 26, 2023</p><p>Updated Aug 21, 2025</p>", "2023-04-26"),
+        ("2025-08-21", "2025-08-20", "<p>Posted on: Sep 1, 2025</p>", "2025-09-01"),  # labelled, even later
+    ],
+)
+def test_a_date_shown_at_the_headline_against_the_declared_one(
+    published: str, modified: str, shown: str, expected: str
+) -> None:
+    head = ld({"@type": "Article", "headline": "Bridge costs double", "datePublished": published,
+               "dateModified": modified})
+    assert meta_of(head, f"<h1>Bridge costs double</h1><div>{shown}</div>").date_published == expected
+
+
+def test_without_a_declared_date_the_published_label_wins_over_the_first_date() -> None:
+    body = "<h1>Bridge costs double</h1><p>Updated Aug 21, 2025</p><p>Published: Apr 26, 2023</p>"
+    assert meta_of(body=body).date_published == "2023-04-26"
+
+
+def test_a_line_break_in_the_headline_is_a_space() -> None:
+    body = "<h1>Data Analytics<span><br>Agency</span> <!-- hero --> in Ohio</h1>"
+    assert meta_of(body=body, title="Data Analytics Agency in Ohio | Punto").title == "Data Analytics Agency in Ohio"
+    assert meta_of(body="<h1>Beg<b>in</b>ner guide</h1>", title="Beginner guide").title == "Beginner guide"
+
+
+@pytest.mark.parametrize(
+    ("signature", "expected"),
+    [
+        ("<p>Article by</p><p>Matias Heikkilä</p>", ["Matias Heikkilä"]),
+        ("<p>Last updated March 3, 2025 by</p><p>Erik Demaine</p>", ["Erik Demaine"]),
+        ("<p>Written by John Crenshaw</p>", ["John Crenshaw"]),
+        ("<p>Sort by</p><p>Featured</p>", []),  # a control, not a signature
+        ("<p>By this time</p>", []),  # a sentence
+    ],
+)
+def test_a_post_signed_after_its_text(signature: str, expected: list[str]) -> None:
+    paragraphs = "".join(f"<p>Paragraph {k} of the story, long enough to be text.</p>" for k in range(40))
+    assert meta_of(body=f"<h1>Bridge costs double</h1>{paragraphs}{signature}").authors == expected
+
+
+def test_a_short_suffix_after_a_separator_is_dropped() -> None:
+    assert strip_site_name("Best Residential Movers in NYC 2025 | Top 19 Companies") == (
+        "Best Residential Movers in NYC 2025"
+    )
+    assert strip_site_name("15 Language Learning Apps Compared - Personally Tested") == (
+        "15 Language Learning Apps Compared"
+    )
+    # a second half as long as the first is part of the title
+    assert strip_site_name("Cats and dogs: a history of two house pets") == "Cats and dogs: a history of two house pets"
+    assert strip_site_name("Electrical safety - Overview of the rules") == "Electrical safety - Overview of the rules"
