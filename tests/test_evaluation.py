@@ -97,6 +97,8 @@ def test_page_selection_by_sorted_id() -> None:
     assert ids(select_pages(pages, ids_from="2", ids_to="0003")) == ["0002", "0003"]
     assert ids(select_pages(pages, ids_from="0002", split="first-half")) == ["0002", "0003"]
     assert ids(select_pages(pages, page_types=["forum", "service"])) == ["0002", "0004"]
+    # The halves are the dataset's, whatever the page types: no held-out page in the first.
+    assert ids(select_pages(pages, page_types=["product", "service"], split="first-half")) == []
     assert ids(select_pages(pages, limit=3, split="second-half")) == ["0003", "0004"]
     aeb = load_dataset(TINY_AEB).pages
     assert ids(select_pages(aeb, split="first-half")) == ["alpha", "beta"]  # ceil(3 / 2)

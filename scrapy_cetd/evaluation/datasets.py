@@ -155,9 +155,10 @@ def select_pages(
 ) -> list[GoldPage]:
     """Pick pages (already in id order), in this order of steps.
 
-    ``ids_from``/``ids_to``: an inclusive id range; ``page_types``: keep only these types;
-    ``split``: ``first-half`` is the first ``ceil(n / 2)`` pages left, ``second-half`` the
-    rest; ``limit``: the first ``limit`` pages left.
+    ``ids_from``/``ids_to``: an inclusive id range; ``split``: ``first-half`` is the first
+    ``ceil(n / 2)`` pages left, ``second-half`` the rest; ``page_types``: keep only these
+    types (after the split, so that ``--split second-half --page-type article`` holds only
+    held-out pages); ``limit``: the first ``limit`` pages left.
     """
     key = _id_key([p.page_id for p in pages])
     selected = list(pages)
@@ -165,14 +166,14 @@ def select_pages(
         selected = [p for p in selected if key(p.page_id) >= key(ids_from)]
     if ids_to is not None:
         selected = [p for p in selected if key(p.page_id) <= key(ids_to)]
-    if page_types:
-        wanted = set(page_types)
-        selected = [p for p in selected if p.page_type in wanted]
     if split is not None:
         if split not in SPLITS:
             raise ValueError(f"unknown split {split!r}; choose one of: {', '.join(SPLITS)}")
         half = (len(selected) + 1) // 2
         selected = selected[:half] if split == "first-half" else selected[half:]
+    if page_types:
+        wanted = set(page_types)
+        selected = [p for p in selected if p.page_type in wanted]
     if limit is not None:
         selected = selected[:limit]
     return selected
