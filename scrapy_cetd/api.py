@@ -60,7 +60,7 @@ def extract(
         root = parse_html(html, content_type=content_type)
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, url, coefficient)
-    page = Page.from_tree(root, url)
+    page = Page.from_tree(root, url, read_json_ld=with_metadata)
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
         with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,
@@ -87,7 +87,7 @@ def extract_tree(
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
-    page = tree if isinstance(tree, Page) else Page.from_tree(tree, url)
+    page = tree if isinstance(tree, Page) else Page.from_tree(tree, url, read_json_ld=with_metadata)
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
         with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,

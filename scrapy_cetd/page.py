@@ -26,7 +26,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, chain, compress, islice
 from operator import add, attrgetter
 
 import numpy as np
@@ -330,6 +330,15 @@ def _ln_ln(x: np.ndarray) -> np.ndarray:
     return base
 
 
+def _float_array(counts: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Integer counts as a float array: read as 64-bit integers first (``np.fromiter`` with
+    the type given skips NumPy's type discovery, the larger part of converting a list),
+    then converted, exactly (counts stay far below 2**53)."""
+    if isinstance(counts, np.ndarray):
+        return counts.astype(np.float64)
+    return np.fromiter(counts, np.int64, len(counts)).astype(np.float64)
+
+
 def composite_densities(
     chars: Sequence[int], tag_count: Sequence[int], link_chars: Sequence[int], link_tags: Sequence[int]
 ) -> np.ndarray:
@@ -344,12 +353,12 @@ def composite_densities(
     if not n or not chars[0]:
         return np.zeros(n)
     ratio = link_chars[0] / chars[0]
-    c = np.array(chars, dtype=np.float64)
+    c = _float_array(chars)
     has_text = c > 0
     c = c[has_text]
-    lc = np.array(link_chars, dtype=np.float64)[has_text]
-    t = np.maximum(np.array(tag_count, dtype=np.float64)[has_text], 1.0)
-    lt = np.maximum(np.array(link_tags, dtype=np.float64)[has_text], 1.0)
+    lc = _float_array(link_chars)[has_text]
+    t = np.maximum(_float_array(tag_count)[has_text], 1.0)
+    lt = np.maximum(_float_array(link_tags)[has_text], 1.0)
     non_link = c - lc
     non_link[non_link == 0] = 1.0
     base = _ln_ln(c * lc / non_link + ratio * c)
@@ -362,27 +371,32 @@ class Page:
     """A parsed, cleaned page with CETD's per-element statistics.
 
     Build it with :meth:`from_tree` (takes ownership of the tree: cleaning mutates it).
+    ``read_json_ld=False`` leaves :attr:`json_ld` empty, for callers that read no metadata
+    (``extract(..., with_metadata=False)``): finding the JSON-LD blocks is a walk of the
+    whole tree, before the cleaning removes them.
     """
 
-    def __init__(self, root: etree._Element, url: str | None = None) -> None:
+    def __init__(self, root: etree._Element, url: str | None = None, *, read_json_ld: bool = True) -> None:
         self.root = root
         self.url = url
         self.title = self._find_title(root)
         #: A frameset page shows other documents; its own body holds no content.
         self.is_frameset = root.find("frameset") is not None
         #: The texts of the page's ``<script type="application/ld+json">`` (JSON-LD metadata).
-        self.json_ld: list[str] = list(map(str, _JSON_LD(root)))
+        self.json_ld: list[str] = list(map(str, _JSON_LD(root))) if read_json_ld else []
         aria = _clean(root)
         self.body = _body_of(root)
         self._walk()
         self._read_aria(aria)
 
     @classmethod
-    def from_tree(cls, tree: etree._Element | etree._ElementTree, url: str | None = None) -> Page:
+    def from_tree(
+        cls, tree: etree._Element | etree._ElementTree, url: str | None = None, *, read_json_ld: bool = True
+    ) -> Page:
         """Build the page model from an lxml element or element tree."""
         if isinstance(tree, etree._ElementTree):
             tree = tree.getroot()
-        return cls(tree, url)
+        return cls(tree, url, read_json_ld=read_json_ld)
 
     @staticmethod
     def _find_title(root: etree._Element) -> str | None:
@@ -463,8 +477,22 @@ class Page:
 
     def positions(self, *tags: str, within: int = 0) -> list[int]:
         """Indices of the elements with any of ``tags`` in the subtree of element ``within``
-        (itself included; default body), in document order."""
-        return list(map(self.index.__getitem__, self.elements[within].iter(*tags)))
+        (itself included; default body), in document order.
+
+        Read from :attr:`tags` (a C-level scan of the list), not from the tree: walking the
+        subtree with ``iter`` and mapping each element back to its index took twice as long."""
+        names, start, stop = self.tags, within, self.end[within]
+        if len(tags) == 1:
+            tag, found, index = tags[0], [], names.index
+            i = start - 1
+            try:
+                while True:
+                    i = index(tag, i + 1, stop)
+                    found.append(i)
+            except ValueError:
+                return found
+        wanted = frozenset(tags)
+        return list(compress(range(start, stop), map(wanted.__contains__, islice(names, start, stop))))
 
     @cached_property
     def block_starts(self) -> list[int]:
@@ -499,15 +527,26 @@ class Page:
         """
         n = len(density)
         values = np.asarray(density, dtype=np.float64)
-        length = np.array(self.run_chars, dtype=np.float64)
+        length = _float_array(self.run_chars)
         if composite:
             base = _ln_ln(self.link_ratio * length)
             length = length * np.log(np.maximum(length, 1.0)) / base  # an empty run adds 0
         # One accumulation, children then runs, in the order of the definition.
-        owners = np.array(self.parent[1:] + self.run_owner, dtype=np.intp)
+        owners = self._child_and_run_owners
         sums = np.bincount(owners, weights=np.concatenate((values[1:], length)), minlength=n)
-        has_child = np.bincount(owners[: n - 1], minlength=n) > 0
-        return np.where(has_child, sums, values).tolist()
+        return np.where(self._has_child, sums, values).tolist()
+
+    @cached_property
+    def _child_and_run_owners(self) -> np.ndarray:
+        """The parent of each element but body, then the owner of each run (for DensitySum)."""
+        n = len(self.parent)
+        return np.fromiter(chain(islice(self.parent, 1, None), self.run_owner), np.intp, n - 1 + len(self.run_owner))
+
+    @cached_property
+    def _has_child(self) -> np.ndarray:
+        """Whether each element has an element child."""
+        n = len(self.parent)
+        return np.bincount(self._child_and_run_owners[: n - 1], minlength=n) > 0
 
     def path_to_body(self, i: int) -> list[int]:
         """Element ``i`` and its ancestors up to body (index 0)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 
 import pytest
 
@@ -30,6 +31,28 @@ def test_elements_in_preorder_with_parents() -> None:
     assert page.children_of(7) == []
     assert page.positions("a") == [2, 3, 7]
     assert page.positions("p", "div") == [1, 4, 5, 6]
+    assert page.positions("a", within=4) == [7]
+    assert page.positions("div", "a", within=1) == [1, 2, 3]
+    assert page.positions("p", within=7) == []
+
+
+def test_positions_agree_with_the_tree() -> None:
+    """``positions`` reads the tag list; the tree's own ``iter`` gives the same elements."""
+    page = Page.from_tree(parse_html(
+        "<body><div><p>a<b>b</b></p><ul><li>c<p>d</p></li><li><a>e</a></li></ul></div><p>f</p></body>"
+    ))
+    for tags in (("p",), ("li", "a"), ("b", "p", "ul"), ("table",)):
+        for within in range(len(page)):
+            expected = [page.index[el] for el in page.elements[within].iter(*tags)]
+            assert page.positions(*tags, within=within) == expected
+
+
+def test_json_ld_read_unless_declined() -> None:
+    markup = '<html><head><script type="application/ld+json">{"a": 1}</script></head><body><p>x</p></body></html>'
+    assert Page.from_tree(parse_html(markup)).json_ld == ['{"a": 1}']
+    declined = Page.from_tree(parse_html(markup), read_json_ld=False)
+    assert declined.json_ld == []
+    assert declined.run_text == ["x"]  # the script is removed all the same
 
 
 def test_text_runs_in_document_order() -> None:
@@ -133,3 +156,40 @@ def test_no_recursion_on_a_deep_tree() -> None:
     assert len(page) > depth
     assert [str(t) for t in page.run_text] == ["top", "deep text", "end"]
     assert page.chars[0] == 3 + 9 + 3
+
+
+def test_reused_parser_keeps_no_state_between_pages() -> None:
+    """Each thread reuses its parsers: a page's errors (a lone surrogate, nesting beyond
+    libxml2's depth limit) must not change how the next page is parsed."""
+    deep = "<div>" * 3000 + "deep text" + "</div>" * 3000
+    pages = [
+        ("<p>before\ud800after</p>", "before\ufffdafter"),
+        ("<p>plain</p>", "plain"),
+        (deep, "deep text"),
+        ("<p>plain again</p>", "plain again"),
+        (deep.encode(), "deep text"),
+        (b"<p>bytes</p>", "bytes"),
+    ]
+    for markup, text in pages * 2:
+        root = parse_html(markup)
+        assert normalize("".join(root.itertext())) == text
+        # libxml2 parsed it (the deep-page fallback builds no <body>): no error carried over.
+        assert (root.find("body") is not None) == (text != "deep text")
+
+
+def test_parsers_are_per_thread() -> None:
+    results: dict[int, list[str]] = {}
+
+    def parse_many(k: int) -> None:
+        results[k] = ["".join(parse_html(f"<p>page {k}-{j}</p>").itertext()) for j in range(200)]
+
+    threads = [threading.Thread(target=parse_many, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {k: [f"page {k}-{j}" for j in range(200)] for k in range(4)}
+
+
+def normalize(text: str) -> str:
+    return " ".join(text.split())

@@ -4,17 +4,20 @@ Every page is read in the worker that scores it.  For each page and each extract
 worker times, on the page's bytes, in CPU time of the worker process
 (``time.process_time``) and in wall time (``time.perf_counter``):
 ``lxml.etree.fromstring(html, lxml.etree.HTMLParser())`` (the reference), then right after
-it the extractor (``scrapy_cetd.extract(html, algorithm=A, ...)``, parse included, or a
-peer, see :mod:`.peers`).  Each extractor's ratio to lxml is the median of its times over
-the median of the reference times paired with them: both measured in the same state of
-the process (caches, allocator), whatever ran before on that page.  Each extractor first
-runs once, untimed, on a tiny page in each worker (imports and first-call set-up are not
-charged to a page).  Scoring is not timed.  Reports use CPU time by default: on a machine
-shared with other work, wall time grows with the load, and more for long calls than for
-short ones (a 30 ms call is preempted more often than a 2 ms parse), which biases the
-ratio to lxml; CPU time does not, and on an idle machine the two are close.  With
-``jobs > 1`` chunks of pages go to a process pool and each worker times its own pages, so
-the lxml reference is measured under the same load as the extractors.
+it the extractor (``scrapy_cetd.extract(html, algorithm=A, with_html=False,
+with_metadata=False, ...)``, or a peer, see :mod:`.peers`): for an algorithm that is the
+parse, the page model (without reading JSON-LD, which only metadata uses), the selection
+and the text; the cleaned HTML only with ``--with-html`` (the default Scrapy output fields
+do not include it), the metadata only with ``--metadata``.  Each extractor's ratio to lxml
+is the median of its times over the median of the reference times paired with them: both
+measured in the same state of the process (caches, allocator), whatever ran before on that
+page.  Each extractor first runs once, untimed, on a tiny page in each worker (imports and
+first-call set-up are not charged to a page).  Scoring is not timed.  Reports use CPU time
+by default: on a machine shared with other work, wall time grows with the load, and more
+for long calls than for short ones (a 30 ms call is preempted more often than a 2 ms
+parse), which biases the ratio to lxml; CPU time does not, and on an idle machine the two
+are close.  With ``jobs > 1`` chunks of pages go to a process pool and each worker times
+its own pages, so the lxml reference is measured under the same load as the extractors.
 """
 
 from __future__ import annotations
