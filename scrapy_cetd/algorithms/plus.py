@@ -209,6 +209,27 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
 
+class _Named:
+    """Elements a diagnostics entry names: described (:meth:`~scrapy_cetd.page.Page.describe`)
+    only when diagnostics are asked for (:func:`_described`), not on every page."""
+
+    __slots__ = ("indices", "suffix")
+
+    def __init__(self, indices: int | list[int], suffix: str = "") -> None:
+        self.indices = indices
+        self.suffix = suffix
+
+    def described(self, page: Page) -> str | list[str]:
+        if isinstance(self.indices, int):
+            return page.describe(self.indices) + self.suffix
+        return [page.describe(i) for i in self.indices]
+
+
+def _described(page: Page, info: dict[str, Any]) -> dict[str, Any]:
+    """The entries of ``info`` naming elements, described."""
+    return {key: value.described(page) for key, value in info.items() if isinstance(value, _Named)}
+
+
 def removed_roots(page: Page) -> list[int]:
     """Elements whose subtrees rule 2 removes, in document order (nested ones included)."""
     roots = set(page.positions(*REMOVED_TAGS))
@@ -402,7 +423,7 @@ def filter_blocks(
     inside: tuple[int, int] | None = None
     if region is not None:
         start, rule = region
-        info["main_region"] = f"{page.describe(start)} ({rule})"
+        info["main_region"] = _Named(start, f" ({rule})")
         if start <= top < end[start]:
             inside = (start, end[start])
     groups = _Groups(page, top, peer_min)
@@ -513,7 +534,7 @@ def _after_story_header(page: Page, kept: list[int], top: int, title: str, info:
     if sum(page.chars[b] for b in header) > HEADER_MAX_SHARE * page.chars[top]:
         return kept
     if header:
-        info["story_header"] = [page.describe(b) for b in header]
+        info["story_header"] = _Named(header)
     return [b for b in kept if b > marker]
 
 
@@ -621,7 +642,7 @@ def _story_edges(
             found.append(child)
     dropped = {b for b in kept if b != top and edge(b, b < top)}
     if dropped:
-        info["story_edges"] = [page.describe(b) for b in sorted(dropped)]
+        info["story_edges"] = _Named(sorted(dropped))
     return found, [b for b in kept if b not in dropped]
 
 
@@ -719,9 +740,9 @@ def _prune(
             else:
                 node += 1
     if pruned:
-        info["pruned"] = [page.describe(i) for i in sorted(pruned)]
+        info["pruned"] = _Named(sorted(pruned))
     if labelled:
-        info["dropped_labelled"] = [page.describe(i) for i in sorted(set(labelled))]
+        info["dropped_labelled"] = _Named(sorted(set(labelled)))
     comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if _label(page, i) == COMMENT]
     return kept, removed, comments
 
@@ -804,18 +825,18 @@ def plus_selection(
     counts = _counts_without(page, roots)
     density = composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
     removed = counts.removed
-    info: dict[str, Any] = {"removed": [page.describe(r) for r in roots]}
+    info: dict[str, Any] = {"removed": _Named(roots)}
     if counts.chars[0] == 0:
-        return Selection(threshold=None, diagnostics=info)
+        return Selection(threshold=None, diagnostics=info | _described(page, info))
     if page.block_starts[-1] == 1:
         # Nothing block-level under body (a fragment: plain text, or text with inline
         # markup only): it is one block, all of it content.
         info["fragment"] = True
-        return Selection(threshold=None, subtrees={0}, diagnostics=info)
+        return Selection(threshold=None, subtrees={0}, diagnostics=info | _described(page, info))
     density_sum = _density_sums(page, density, roots)
     top = top_block(density_sum)
     threshold = densitysum_threshold(page, density, top, coefficient)
-    info["top_block"] = page.describe(top)
+    info["top_block"] = _Named(top)
     info["threshold"] = threshold
     report: Callable[[], list[tuple[int, float, str]]] = lambda: []  # noqa: E731
     comment_roots: list[int] = []
@@ -836,7 +857,7 @@ def plus_selection(
         return _comment_sections(page, top, counts.removed, found)
 
     def explain() -> dict[str, Any]:
-        return {
+        return _described(page, info) | {
             "blocks": [
                 {
                     "node": page.describe(node),
