@@ -671,7 +671,15 @@ def _prune(
     tags, end, parent = page.tags, page.end, page.parent
     top_path = page.path_to_body(top)
     on_top_path = set(top_path)
-    in_comments = any(_label(page, x) == COMMENT for x in top_path[:-1])
+    labels: dict[int, str | None] = {}  # each element's label read once (the walks, the scans, the comments)
+
+    def label(i: int) -> str | None:
+        found = labels.get(i, False)
+        if found is False:
+            found = labels[i] = _label(page, i)
+        return found  # type: ignore[return-value]
+
+    in_comments = any(label(x) == COMMENT for x in top_path[:-1])
     noise_max = NOISE_MAX_SHARE * chars[top]
     on_article = bool(info.get("top_is_lone_prose"))
 
@@ -685,12 +693,12 @@ def _prune(
             return True
         if tag == "h1":
             return bool(title) and _is_headline(page, i, title)
-        label = _label(page, i)
-        if label is None:
+        found = label(i)
+        if found is None:
             return False
-        if label == COMMENT:
+        if found == COMMENT:
             return not in_comments
-        if label == ARTICLE_NOISE and not on_article:
+        if found == ARTICLE_NOISE and not on_article:
             return False
         return chars[i] <= noise_max
 
@@ -743,7 +751,7 @@ def _prune(
         info["pruned"] = _Named(sorted(pruned))
     if labelled:
         info["dropped_labelled"] = _Named(sorted(set(labelled)))
-    comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if _label(page, i) == COMMENT]
+    comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if label(i) == COMMENT]
     return kept, removed, comments
 
 
