@@ -786,11 +786,24 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
     """
     if not any(removed):
         return set(blocks), set()
-    tainted = removed[:]
-    parent = page.parent
-    for i in range(len(page) - 1, 0, -1):
-        if tainted[i]:
-            tainted[parent[i]] = True
+    # The elements holding a removed one: the ancestors of the removed subtrees' roots.  The
+    # flags are contiguous per subtree: each stretch of set flags is found by a C-level
+    # search, and its roots by jumping over their subtrees.
+    flags = bytes(removed)
+    end, parent = page.end, page.parent
+    tainted: set[int] = set()
+    root = flags.find(1)
+    while root >= 0:
+        stop = flags.find(0, root)
+        if stop < 0:
+            stop = len(flags)
+        while root < stop:
+            x = parent[root]
+            while x >= 0 and x not in tainted:
+                tainted.add(x)
+                x = parent[x]
+            root = end[root]
+        root = flags.find(1, stop)
     subtrees: set[int] = set()
     runs: set[int] = set()
     elements, children_of = page.elements, page.children_of
@@ -799,7 +812,7 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
         node = stack.pop()
         if removed[node]:
             continue
-        if not tainted[node]:
+        if node not in tainted:
             subtrees.add(node)
             continue
         text = elements[node].text
