@@ -627,10 +627,14 @@ def _story_edges(
     tags, end, chars = page.tags, page.end, page.chars
     longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS, LEGAL_MAX_CHARS)
 
+    texts: dict[int, str] = {}  # a last child is read twice (before and after the story)
+
     def edge(i: int, before: bool) -> bool:
         if not chars[i] or chars[i] > longest or tags[i] in HEADING_TAGS:
             return False
-        text = _text_of(page, i)
+        text = texts.get(i)
+        if text is None:
+            text = texts[i] = _text_of(page, i)
         return (is_dateline(text) if before else is_legal(text)) or is_bio(text)
 
     children = page.children_of(top)
