@@ -715,11 +715,12 @@ def _prune(
     for block in sorted(blocks):
         walked = []
         x = block
-        while x not in lies_in and not unwanted(x):
+        while x not in lies_in and (tags[x] not in LABELLED_TAGS or not unwanted(x)):
             walked.append(x)
             x = parent[x]
         found = lies_in.setdefault(x, x)
-        lies_in.update(dict.fromkeys(walked, found))
+        for x in walked:
+            lies_in[x] = found
         if block == top or found < 0:
             kept.append(block)
         else:
@@ -742,6 +743,8 @@ def _prune(
         # at C level), skipping decided ones: removed (with their subtrees: the flags cover
         # whole subtrees) or empty (so are their descendants).
         start, stop = block + 1, end[block]
+        if start == stop:
+            continue  # no descendants
         for node in compress(range(start, stop), map(_SCANNED_TAGS.__contains__, islice(tags, start, stop))):
             c = chars[node]
             if not c or removed[node]:
