@@ -88,7 +88,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import compress, islice
+from itertools import compress, islice, repeat
 from typing import Any
 
 import numpy as np
@@ -437,9 +437,17 @@ def filter_blocks(
     info["top_is_lone_prose"] = lone_prose
     floor = block_ratio * density_sum[top]
 
+    # The marked blocks lying in a peer, found once (a C-level search per block), and the
+    # decisions' texts, formatted once.
+    in_peers: set[int] = set()
+    if peers:
+        found = map(bisect_right, repeat(peer_ends), marked)
+        in_peers = {b for b, k in zip(marked, found) if k < len(peers) and peers[k] <= b}
+    below = f"dropped: DensitySum < {block_ratio} x the top block's"
+    above = f"kept: DensitySum >= {block_ratio} x the top block's"
+
     def in_peer(block: int) -> bool:
-        k = bisect_right(peer_ends, block)
-        return k < len(peers) and peers[k] <= block
+        return block in in_peers
 
     def decision(block: int) -> str:
         if block == top:
@@ -456,8 +464,8 @@ def filter_blocks(
         ):
             return f"dropped: after the article, in a small repeated item {page.describe(item)}"
         if density_sum[block] < floor:
-            return f"dropped: DensitySum < {block_ratio} x the top block's"
-        return f"kept: DensitySum >= {block_ratio} x the top block's"
+            return below
+        return above
 
     # Only the top block, a peer's content or a block at or above the floor can be kept
     # (the other rules only drop): the full decision is needed for those alone.
