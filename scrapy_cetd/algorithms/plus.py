@@ -243,14 +243,15 @@ def removed_roots(page: Page) -> list[int]:
 def main_region(page: Page) -> tuple[int, str] | None:
     """The page's main region: the first ``<main>``, else the first ``role=main``, else the
     only ``<article>`` (none when there are several); with the rule that found it."""
-    tags = page.tags
-    if "main" in tags:
-        return tags.index("main"), "first <main>"
+    mains = page.positions("main")
+    if mains:
+        return mains[0], "first <main>"
     found = [i for i, role in page.roles.items() if role == "main"]
     if found:
         return min(found), "first role=main"
-    if tags.count("article") == 1:
-        return tags.index("article"), "single <article>"
+    articles = page.positions("article")
+    if len(articles) == 1:
+        return articles[0], "single <article>"
     return None
 
 
@@ -482,13 +483,10 @@ def _rescue_structures(page: Page, blocks: list[int], counts: _Counts, info: dic
     first = kept[0]
     last = max(end[b] for b in kept)
     chars, link_chars, removed = counts.chars, counts.link_chars, counts.removed
-    tags = page.tags
     rescued = []
     covered = 0
     k = 0
-    for i in range(first + 1, last):
-        if tags[i] not in RESCUED_TAGS:
-            continue
+    for i in page.positions(*RESCUED_TAGS):
         if not first < i < last or i < covered or removed[i] or not chars[i]:
             continue
         while k < len(kept) and end[kept[k]] <= i:
