@@ -26,7 +26,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import cached_property
-from itertools import accumulate, chain, compress, islice
+from itertools import accumulate, chain, islice
 from operator import add, attrgetter
 
 import numpy as np
@@ -479,20 +479,13 @@ class Page:
         """Indices of the elements with any of ``tags`` in the subtree of element ``within``
         (itself included; default body), in document order.
 
-        Read from :attr:`tags` (a C-level scan of the list), not from the tree: walking the
-        subtree with ``iter`` and mapping each element back to its index took twice as long."""
-        names, start, stop = self.tags, within, self.end[within]
-        if len(tags) == 1:
-            tag, found, index = tags[0], [], names.index
-            i = start - 1
-            try:
-                while True:
-                    i = index(tag, i + 1, stop)
-                    found.append(i)
-            except ValueError:
-                return found
-        wanted = frozenset(tags)
-        return list(compress(range(start, stop), map(wanted.__contains__, islice(names, start, stop))))
+        Read from the tree (lxml's ``iter`` walks it in C and returns at once when no
+        element of the page has such a tag), each element mapped back to its index: on the
+        WCXB dev pages 2-10x as fast as scanning :attr:`tags` for rare tags, as fast for
+        ``a`` or ``p``."""
+        if not tags:
+            return []
+        return list(map(self.index.__getitem__, self.elements[within].iter(*tags)))
 
     @cached_property
     def block_starts(self) -> list[int]:

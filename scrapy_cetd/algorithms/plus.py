@@ -88,7 +88,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, islice, repeat
 from typing import Any
 
 import numpy as np
@@ -131,6 +131,8 @@ FORM_TAGS = frozenset({"select", "form"})
 #: (rules 10-11).  Paragraphs, list items and inline elements are not read: fewer reads, and
 #: on the tuning half F1 0.8862 -> 0.8863 (articles 0.9573 -> 0.9578) without them.
 LABELLED_TAGS = frozenset("article aside div dl figure footer form h1 header nav ol section select table ul".split())
+#: Rules 7, 9 and 14 read only these elements inside a kept block.
+_SCANNED_TAGS = BLOCK_TAGS | LABELLED_TAGS
 #: Rule 12: class words of a byline, the end of a story's header.
 _BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
 #: ... when those blocks hold at most this share of the top block's characters.
@@ -209,6 +211,27 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
 
+class _Named:
+    """Elements a diagnostics entry names: described (:meth:`~scrapy_cetd.page.Page.describe`)
+    only when diagnostics are asked for (:func:`_described`), not on every page."""
+
+    __slots__ = ("indices", "suffix")
+
+    def __init__(self, indices: int | list[int], suffix: str = "") -> None:
+        self.indices = indices
+        self.suffix = suffix
+
+    def described(self, page: Page) -> str | list[str]:
+        if isinstance(self.indices, int):
+            return page.describe(self.indices) + self.suffix
+        return [page.describe(i) for i in self.indices]
+
+
+def _described(page: Page, info: dict[str, Any]) -> dict[str, Any]:
+    """The entries of ``info`` naming elements, described."""
+    return {key: value.described(page) for key, value in info.items() if isinstance(value, _Named)}
+
+
 def removed_roots(page: Page) -> list[int]:
     """Elements whose subtrees rule 2 removes, in document order (nested ones included)."""
     roots = set(page.positions(*REMOVED_TAGS))
@@ -220,14 +243,15 @@ def removed_roots(page: Page) -> list[int]:
 def main_region(page: Page) -> tuple[int, str] | None:
     """The page's main region: the first ``<main>``, else the first ``role=main``, else the
     only ``<article>`` (none when there are several); with the rule that found it."""
-    tags = page.tags
-    if "main" in tags:
-        return tags.index("main"), "first <main>"
+    mains = page.positions("main")
+    if mains:
+        return mains[0], "first <main>"
     found = [i for i, role in page.roles.items() if role == "main"]
     if found:
         return min(found), "first role=main"
-    if tags.count("article") == 1:
-        return tags.index("article"), "single <article>"
+    articles = page.positions("article")
+    if len(articles) == 1:
+        return articles[0], "single <article>"
     return None
 
 
@@ -402,7 +426,7 @@ def filter_blocks(
     inside: tuple[int, int] | None = None
     if region is not None:
         start, rule = region
-        info["main_region"] = f"{page.describe(start)} ({rule})"
+        info["main_region"] = _Named(start, f" ({rule})")
         if start <= top < end[start]:
             inside = (start, end[start])
     groups = _Groups(page, top, peer_min)
@@ -414,9 +438,17 @@ def filter_blocks(
     info["top_is_lone_prose"] = lone_prose
     floor = block_ratio * density_sum[top]
 
+    # The marked blocks lying in a peer, found once (a C-level search per block), and the
+    # decisions' texts, formatted once.
+    in_peers: set[int] = set()
+    if peers:
+        found = map(bisect_right, repeat(peer_ends), marked)
+        in_peers = {b for b, k in zip(marked, found) if k < len(peers) and peers[k] <= b}
+    below = f"dropped: DensitySum < {block_ratio} x the top block's"
+    above = f"kept: DensitySum >= {block_ratio} x the top block's"
+
     def in_peer(block: int) -> bool:
-        k = bisect_right(peer_ends, block)
-        return k < len(peers) and peers[k] <= block
+        return block in in_peers
 
     def decision(block: int) -> str:
         if block == top:
@@ -433,8 +465,8 @@ def filter_blocks(
         ):
             return f"dropped: after the article, in a small repeated item {page.describe(item)}"
         if density_sum[block] < floor:
-            return f"dropped: DensitySum < {block_ratio} x the top block's"
-        return f"kept: DensitySum >= {block_ratio} x the top block's"
+            return below
+        return above
 
     # Only the top block, a peer's content or a block at or above the floor can be kept
     # (the other rules only drop): the full decision is needed for those alone.
@@ -451,13 +483,10 @@ def _rescue_structures(page: Page, blocks: list[int], counts: _Counts, info: dic
     first = kept[0]
     last = max(end[b] for b in kept)
     chars, link_chars, removed = counts.chars, counts.link_chars, counts.removed
-    tags = page.tags
     rescued = []
     covered = 0
     k = 0
-    for i in range(first + 1, last):
-        if tags[i] not in RESCUED_TAGS:
-            continue
+    for i in page.positions(*RESCUED_TAGS):
         if not first < i < last or i < covered or removed[i] or not chars[i]:
             continue
         while k < len(kept) and end[kept[k]] <= i:
@@ -513,7 +542,7 @@ def _after_story_header(page: Page, kept: list[int], top: int, title: str, info:
     if sum(page.chars[b] for b in header) > HEADER_MAX_SHARE * page.chars[top]:
         return kept
     if header:
-        info["story_header"] = [page.describe(b) for b in header]
+        info["story_header"] = _Named(header)
     return [b for b in kept if b > marker]
 
 
@@ -606,10 +635,14 @@ def _story_edges(
     tags, end, chars = page.tags, page.end, page.chars
     longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS, LEGAL_MAX_CHARS)
 
+    texts: dict[int, str] = {}  # a last child is read twice (before and after the story)
+
     def edge(i: int, before: bool) -> bool:
         if not chars[i] or chars[i] > longest or tags[i] in HEADING_TAGS:
             return False
-        text = _text_of(page, i)
+        text = texts.get(i)
+        if text is None:
+            text = texts[i] = _text_of(page, i)
         return (is_dateline(text) if before else is_legal(text)) or is_bio(text)
 
     children = page.children_of(top)
@@ -622,7 +655,7 @@ def _story_edges(
     outside = [b for b in kept if b < top or b >= end[top]]  # inside: the children above
     dropped = {b for b in outside if edge(b, b < top)}
     if dropped:
-        info["story_edges"] = [page.describe(b) for b in sorted(dropped)]
+        info["story_edges"] = _Named(sorted(dropped))
     return found, [b for b in kept if b not in dropped]
 
 
@@ -651,7 +684,15 @@ def _prune(
     tags, end, parent = page.tags, page.end, page.parent
     top_path = page.path_to_body(top)
     on_top_path = set(top_path)
-    in_comments = any(_label(page, x) == COMMENT for x in top_path[:-1])
+    labels: dict[int, str | None] = {}  # each element's label read once (the walks, the scans, the comments)
+
+    def label(i: int) -> str | None:
+        found = labels.get(i, False)
+        if found is False:
+            found = labels[i] = _label(page, i)
+        return found  # type: ignore[return-value]
+
+    in_comments = any(label(x) == COMMENT for x in top_path[:-1])
     noise_max = NOISE_MAX_SHARE * chars[top]
     on_article = bool(info.get("top_is_lone_prose"))
 
@@ -665,12 +706,12 @@ def _prune(
             return True
         if tag == "h1":
             return bool(title) and _is_headline(page, i, title)
-        label = _label(page, i)
-        if label is None:
+        found = label(i)
+        if found is None:
             return False
-        if label == COMMENT:
+        if found == COMMENT:
             return not in_comments
-        if label == ARTICLE_NOISE and not on_article:
+        if found == ARTICLE_NOISE and not on_article:
             return False
         return chars[i] <= noise_max
 
@@ -681,11 +722,12 @@ def _prune(
     for block in sorted(blocks):
         walked = []
         x = block
-        while x not in lies_in and not unwanted(x):
+        while x not in lies_in and (tags[x] not in LABELLED_TAGS or not unwanted(x)):
             walked.append(x)
             x = parent[x]
         found = lies_in.setdefault(x, x)
-        lies_in.update(dict.fromkeys(walked, found))
+        for x in walked:
+            lies_in[x] = found
         if block == top or found < 0:
             kept.append(block)
         else:
@@ -704,26 +746,28 @@ def _prune(
         scanned_until = end[block]
         c = chars[block]
         prune_links = link_prune <= 1.0 and link_chars[block] < PRUNE_BLOCK_MAX_LINK_DENSITY * c
-        node = block + 1  # a preorder scan of the descendants, skipping decided subtrees
-        while node < end[block]:
+        # The descendants in document order, those of the tags the rules read only (picked
+        # at C level), skipping decided ones: removed (with their subtrees: the flags cover
+        # whole subtrees) or empty (so are their descendants).
+        start, stop = block + 1, end[block]
+        if start == stop:
+            continue  # no descendants
+        for node in compress(range(start, stop), map(_SCANNED_TAGS.__contains__, islice(tags, start, stop))):
             c = chars[node]
             if not c or removed[node]:
-                node = end[node]
-            elif (
+                continue
+            if (
                 (prune_links and tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c)
                 or (tags[node] in LABELLED_TAGS and node not in on_top_path and unwanted(node))
                 or (node in stock and tags[node] in BLOCK_TAGS and is_stock_line(_text_of(page, node)))
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
-                node = end[node]
-            else:
-                node += 1
     if pruned:
-        info["pruned"] = [page.describe(i) for i in sorted(pruned)]
+        info["pruned"] = _Named(sorted(pruned))
     if labelled:
-        info["dropped_labelled"] = [page.describe(i) for i in sorted(set(labelled))]
-    comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if _label(page, i) == COMMENT]
+        info["dropped_labelled"] = _Named(sorted(set(labelled)))
+    comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if label(i) == COMMENT]
     return kept, removed, comments
 
 
@@ -758,11 +802,24 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
     """
     if not any(removed):
         return set(blocks), set()
-    tainted = removed[:]
-    parent = page.parent
-    for i in range(len(page) - 1, 0, -1):
-        if tainted[i]:
-            tainted[parent[i]] = True
+    # The elements holding a removed one: the ancestors of the removed subtrees' roots.  The
+    # flags are contiguous per subtree: each stretch of set flags is found by a C-level
+    # search, and its roots by jumping over their subtrees.
+    flags = bytes(removed)
+    end, parent = page.end, page.parent
+    tainted: set[int] = set()
+    root = flags.find(1)
+    while root >= 0:
+        stop = flags.find(0, root)
+        if stop < 0:
+            stop = len(flags)
+        while root < stop:
+            x = parent[root]
+            while x >= 0 and x not in tainted:
+                tainted.add(x)
+                x = parent[x]
+            root = end[root]
+        root = flags.find(1, stop)
     subtrees: set[int] = set()
     runs: set[int] = set()
     elements, children_of = page.elements, page.children_of
@@ -771,7 +828,7 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
         node = stack.pop()
         if removed[node]:
             continue
-        if not tainted[node]:
+        if node not in tainted:
             subtrees.add(node)
             continue
         text = elements[node].text
@@ -805,18 +862,18 @@ def plus_selection(
     counts = _counts_without(page, roots)
     density = composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
     removed = counts.removed
-    info: dict[str, Any] = {"removed": [page.describe(r) for r in roots]}
+    info: dict[str, Any] = {"removed": _Named(roots)}
     if counts.chars[0] == 0:
-        return Selection(threshold=None, diagnostics=info)
+        return Selection(threshold=None, diagnostics=info | _described(page, info))
     if page.block_starts[-1] == 1:
         # Nothing block-level under body (a fragment: plain text, or text with inline
         # markup only): it is one block, all of it content.
         info["fragment"] = True
-        return Selection(threshold=None, subtrees={0}, diagnostics=info)
+        return Selection(threshold=None, subtrees={0}, diagnostics=info | _described(page, info))
     density_sum = _density_sums(page, density, roots)
     top = top_block(density_sum)
     threshold = densitysum_threshold(page, density, top, coefficient)
-    info["top_block"] = page.describe(top)
+    info["top_block"] = _Named(top)
     info["threshold"] = threshold
     report: Callable[[], list[tuple[int, float, str]]] = lambda: []  # noqa: E731
     comment_roots: list[int] = []
@@ -837,7 +894,7 @@ def plus_selection(
         return _comment_sections(page, top, counts.removed, found)
 
     def explain() -> dict[str, Any]:
-        return {
+        return _described(page, info) | {
             "blocks": [
                 {
                     "node": page.describe(node),
