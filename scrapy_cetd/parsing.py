@@ -258,11 +258,26 @@ def _adopt_content_after_html(root: etree._Element) -> None:
         if not isinstance(sibling.tag, str):
             continue  # comments and processing instructions after the document
         if sibling.tag == "html":
+            _append_text(body, sibling.text)  # text straight after "</html>"
             for part in list(sibling):
-                # Its head and body are containers only: their children go in.
-                body.extend(list(part) if part.tag in ("head", "body") else [part])
+                if part.tag in ("head", "body"):  # containers only: their content goes in
+                    _append_text(body, part.text)
+                    body.extend(list(part))
+                else:
+                    body.append(part)
         else:
             body.append(sibling)
+
+
+def _append_text(element: etree._Element, text: str | None) -> None:
+    """Add ``text`` at the end of ``element``'s content (its last child's tail)."""
+    if not text:
+        return
+    if len(element):
+        last = element[-1]
+        last.tail = (last.tail or "") + text
+    else:
+        element.text = (element.text or "") + text
 
 
 def _count_elements(root: etree._Element) -> int:

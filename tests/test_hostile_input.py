@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_cetd import Page, algorithm_names, extract, extract_tree
+from scrapy_cetd.page import normalize_space
 from scrapy_cetd.parsing import parse_html
 from tests.scrapy_items import SITE
 
@@ -164,3 +165,6 @@ def test_content_after_the_closing_html_tag_is_in_the_body(as_bytes: bool) -> No
     body = root.find("body")
     assert [child.tag for child in body] == ["header", "div", "footer"]
     assert extract(html).text.startswith("Otters have returned to the river")
+    # Text straight after "</html>", outside any element, is kept too.
+    loose = parse_html("<html><body><p>First.</p></body></html>Loose words<p>Last.</p>")
+    assert normalize_space(" ".join(loose.find("body").itertext())) == "First. Loose words Last."
