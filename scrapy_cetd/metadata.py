@@ -332,8 +332,7 @@ def strip_site_name(title: str | None, site_names: Iterable[str | None] = ()) ->
     parts = _TITLE_SEPARATORS.split(title)
     if len(parts) < 2:
         return title
-    keys = {_key(name) for name in site_names if name}
-    keys.discard("")
+    keys = _site_keys(site_names)
     if keys:
         kept = [part for part in parts if not _matches_site(_key(part), keys)]
         if kept and len(kept) < len(parts):
@@ -341,6 +340,11 @@ def strip_site_name(title: str | None, site_names: Iterable[str | None] = ()) ->
     if len(parts[-1]) * 2 <= len(" ".join(parts[:-1])) and len(parts[-1].split()) <= 4:
         return _rejoin(title, parts[:-1])
     return title
+
+
+def _site_keys(site_names: Iterable[str | None]) -> set[str]:
+    """The comparison keys (:func:`_key`) of the site's names, the empty one left out."""
+    return {_key(name) for name in site_names if name} - {""}
 
 
 def _matches_site(part: str, keys: set[str]) -> bool:
@@ -675,7 +679,7 @@ def _headline(page: Page, declared: str | None, h1s: list[int]) -> int | None:
         return h1s[0] if h1s else None
     words = Counter(_WORD.findall(declared.lower()))
     for tag in ("h1", "h2"):
-        headings = h1s if tag == "h1" else _indices(page.tags, tag, _MAX_HEADINGS)
+        headings = h1s if tag == "h1" else page.positions(tag)[:_MAX_HEADINGS]
         for k in headings:
             if _agreement(_heading_text(page.elements[k]), words) >= _H1_MIN_AGREEMENT:
                 return k
@@ -704,19 +708,6 @@ def _heading_text(element: etree._Element) -> str:
         elif node is not element:
             parts.append(node.tail or "")
     return normalize_space("".join(parts))
-
-
-def _indices(items: list[str], value: str, limit: int) -> list[int]:
-    """The first ``limit`` positions of ``value`` in ``items`` (each found in C)."""
-    found: list[int] = []
-    k = -1
-    while len(found) < limit:
-        try:
-            k = items.index(value, k + 1)
-        except ValueError:
-            break
-        found.append(k)
-    return found
 
 
 def _headline_run(page: Page, h1: int | None) -> int | None:
@@ -1033,7 +1024,7 @@ def _signed_by_site(found: dict[str, Any], site_names: Iterable[str | None]) -> 
         return False
     if candidates[0] is found.get("ld_organisation"):
         return True
-    keys = {_key(name) for name in site_names if name} - {""}
+    keys = _site_keys(site_names)
     return all(_key(name) in keys for name in candidates[0])
 
 
@@ -1047,7 +1038,7 @@ def _put_people_first(
     0.829 (one page lost on fold 1, a listing signed by its site), false positives
     unchanged; a site's name matched by containment ("The Investopedia Team") lost one
     more page and gained none."""
-    keys = {_key(name) for name in site_names if name} - {""}
+    keys = _site_keys(site_names)
     shown: dict[str, Any] = {}
     _from_byline(bylines, shown)
     _put(shown, "authors", _author_near_headline(page, headline_run, *DATELINE_RUNS))
@@ -1095,7 +1086,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     _from_metas(metas, found)
     site_name = found.get("site_name") or found.get("ld_site")
     names = (site_name, found.get("ld_site"), _host_name(url))
-    h1s = _indices(page.tags, "h1", _MAX_HEADINGS)
+    h1s = page.positions("h1")[:_MAX_HEADINGS]
     h1 = _headline(page, strip_site_name(found.get("title") or page.title, names), h1s)
     headline_run = _headline_run(page, h1)
     props: list[tuple[str, etree._Element]] = []
