@@ -44,7 +44,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from .page import Page, normalize_space
+from .page import Page, element_text, normalize_space
 
 __all__ = [
     "Metadata",
@@ -652,7 +652,7 @@ def _value_of(element: etree._Element) -> str:
         value = element.get(attribute)
         if value:
             return value
-    return normalize_space("".join(element.itertext()))
+    return element_text(element)
 
 
 #: The byline and the article's microdata sit near its headline: the region searched is the
@@ -700,7 +700,7 @@ def _heading_text(element: etree._Element) -> str:
     """A heading's text, a line break read as a space ("News Product<br>Management").
     First dev half, two folds: title exact 0.784 / 0.805 -> 0.795 / 0.805, none lost."""
     if next(element.iter("br"), None) is None:
-        return normalize_space("".join(element.itertext()))
+        return element_text(element)
     parts = []
     for event, node in etree.iterwalk(element, events=("start", "end", "comment", "pi")):
         if event == "start":
@@ -955,7 +955,7 @@ def _from_byline(bylines: list[etree._Element], found: dict[str, Any]) -> None:
     for element in bylines:
         if element.tag in ("meta", "link", "body", "html", "article", "main", "section"):
             continue
-        text = normalize_space("".join(element.itertext()))
+        text = element_text(element)
         if not text or len(text) > 120:
             continue
         names = clean_author(text)
@@ -1099,7 +1099,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         _from_microdata(props, found)
     if not found.get("date_published"):
         for element in islice(page.body.iter("time"), _MAX_TIMES):
-            value = parse_date(element.get("datetime") or normalize_space("".join(element.itertext())))
+            value = parse_date(element.get("datetime") or element_text(element))
             if value:
                 found["date_published"] = value
                 break

@@ -39,6 +39,7 @@ __all__ = [
     "cetd_counts",
     "counts_as_link_tag",
     "composite_densities",
+    "element_text",
     "normalize_space",
 ]
 
@@ -82,6 +83,11 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 def normalize_space(text: str) -> str:
     """Collapse whitespace runs to one space and strip, as a browser renders text."""
     return " ".join(text.split())
+
+
+def element_text(element: etree._Element) -> str:
+    """An element's text (its descendants' included), whitespace collapsed."""
+    return normalize_space("".join(element.itertext()))
 
 
 #: The text nodes under an element with a character other than XML whitespace (space,
@@ -401,7 +407,7 @@ class Page:
     @staticmethod
     def _find_title(root: etree._Element) -> str | None:
         for title in root.iter("title"):
-            text = normalize_space("".join(title.itertext()))
+            text = element_text(title)
             if text:
                 return text
         return None

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..extraction import Selection
-from ..page import Page, normalize_space
+from ..page import Page, element_text
 from ..registry import Algorithm, Param, register
 
 __all__ = [
@@ -350,7 +350,7 @@ def _heading_title(page: Page, paths: TagPaths, content: Sequence[int]) -> str |
             i = page.run_owner[k]
             while page.tags[i] != TITLE_HEADING:
                 i = page.parent[i]
-            return normalize_space("".join(page.elements[i].itertext())) or None
+            return element_text(page.elements[i]) or None
     return None
 
 

@@ -94,7 +94,7 @@ from typing import Any
 import numpy as np
 
 from ..extraction import Selection
-from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag, normalize_space
+from ..page import BLOCK_TAGS, LINK_TAGS, Page, composite_densities, counts_as_link_tag, element_text
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
 from .labels import ARTICLE_NOISE, COMMENT, label_of
@@ -515,7 +515,7 @@ def _label(page: Page, i: int) -> str | None:
 def _is_headline(page: Page, i: int, title: str) -> bool:
     """Rule 11: the element's text, whitespace collapsed, lies within the page's ``<title>``
     (case ignored): the story's headline, which belongs in ``title``, not in ``text``."""
-    text = normalize_space("".join(page.elements[i].itertext())).casefold()
+    text = element_text(page.elements[i]).casefold()
     return bool(text) and text in title.casefold()
 
 
@@ -619,10 +619,6 @@ def is_legal(text: str) -> bool:
     return len(text) <= LEGAL_MAX_CHARS and _LEGAL.match(text) is not None
 
 
-def _text_of(page: Page, i: int) -> str:
-    return normalize_space("".join(page.elements[i].itertext()))
-
-
 def _story_edges(
     page: Page, kept: list[int], top: int, removed: list[bool], info: dict[str, Any]
 ) -> tuple[list[int], list[int]]:
@@ -642,7 +638,7 @@ def _story_edges(
             return False
         text = texts.get(i)
         if text is None:
-            text = texts[i] = _text_of(page, i)
+            text = texts[i] = element_text(page.elements[i])
         return (is_dateline(text) if before else is_legal(text)) or is_bio(text)
 
     children = page.children_of(top)
@@ -759,7 +755,7 @@ def _prune(
             if (
                 (prune_links and tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c)
                 or (tags[node] in LABELLED_TAGS and node not in on_top_path and unwanted(node))
-                or (node in stock and tags[node] in BLOCK_TAGS and is_stock_line(_text_of(page, node)))
+                or (node in stock and tags[node] in BLOCK_TAGS and is_stock_line(element_text(page.elements[node])))
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
