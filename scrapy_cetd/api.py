@@ -9,7 +9,7 @@ from lxml import etree
 from .extraction import Extraction, Selection
 from .metadata import extract_metadata
 from .page import Page
-from .parsing import EmptyDocument, parse_html
+from .parsing import EmptyDocument, parse_html, storable_url
 from .registry import get_algorithm
 from .render import render
 
@@ -23,7 +23,7 @@ def _empty(
 ) -> Extraction:
     return Extraction(
         text="", html="", title=title, algorithm=algorithm, threshold=None,
-        threshold_coefficient=coefficient, url=url, reason=reason,
+        threshold_coefficient=coefficient, url=storable_url(url), reason=reason,
     )
 
 

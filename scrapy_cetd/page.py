@@ -32,6 +32,8 @@ from operator import add, attrgetter
 import numpy as np
 from lxml import etree
 
+from .parsing import storable_text, storable_url
+
 __all__ = [
     "BLOCK_TAGS",
     "LINK_TAGS",
@@ -174,21 +176,13 @@ def _drop_keeping_tail(element: etree._Element) -> None:
     if parent is None:
         return
     tail = element.tail
-    if tail:
+    if tail:  # made storable: a tree built outside parse_html may carry control characters
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = _storable((previous.tail or "") + tail)
+            previous.tail = storable_text((previous.tail or "") + tail)
         else:
-            parent.text = _storable((parent.text or "") + tail)
+            parent.text = storable_text((parent.text or "") + tail)
     parent.remove(element)
-
-
-def _storable(text: str) -> str:
-    """``text`` as an lxml tree can hold it (a tree built outside :func:`parse_html` may
-    carry control characters that lxml's setters refuse)."""
-    from .parsing import storable_text
-
-    return storable_text(text)
 
 
 #: An element's text length, whitespace collapsed (computed inside libxml2).
@@ -384,7 +378,7 @@ class Page:
 
     def __init__(self, root: etree._Element, url: str | None = None, *, read_json_ld: bool = True) -> None:
         self.root = root
-        self.url = url
+        self.url = storable_url(url)
         self.title = self._find_title(root)
         #: A frameset page shows other documents; its own body holds no content.
         self.is_frameset = root.find("frameset") is not None

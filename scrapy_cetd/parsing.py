@@ -27,6 +27,7 @@ __all__ = [
     "decode_html",
     "parse_html",
     "sniff_binary",
+    "storable_url",
 ]
 
 # Magic numbers of formats that are sometimes served as text/html.
@@ -78,6 +79,24 @@ def storable_text(text: str) -> str:
     if _UNSTORABLE_CHARS.search(text) is None:
         return text
     return _UNSTORABLE_CHARS.sub(_storable_char, text)
+
+
+#: What a URL cannot hold as it is: control characters, spaces and lone surrogates.
+_URL_UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f\ud800-\udfff]")
+
+
+def _percent_encoded(match: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8", "surrogatepass"))
+
+
+def storable_url(url: str | None) -> str | None:
+    """A page's URL as the library keeps it: stripped, its control characters, spaces and
+    lone surrogates percent-encoded (as a browser's address bar does; neither an lxml tree
+    nor UTF-8 output can hold the raw characters); ``None`` when empty."""
+    if not url or not url.strip():
+        return None
+    url = url.strip()
+    return _URL_UNSAFE_CHARS.sub(_percent_encoded, url) if _URL_UNSAFE_CHARS.search(url) else url
 
 
 def utf16_without_bom(head: bytes) -> str | None:

@@ -23,13 +23,13 @@ from dataclasses import replace
 from html import escape
 from itertools import accumulate, compress
 from operator import and_
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
 from .extraction import Selection
 from .page import BLOCK_TAGS, Page
-from .parsing import VOID_TAGS
+from .parsing import VOID_TAGS, storable_text, storable_url
 
 __all__ = ["render"]
 
@@ -350,11 +350,26 @@ def _outermost_pre(page: Page) -> list[int]:
 
 def _base_url(page: Page) -> str | None:
     """The URL relative links resolve against: the page's ``<base href>`` joined to its
-    URL, else its URL (``None`` when unknown)."""
-    if not page.url:
+    URL, else its URL; ``None`` when unknown or unparsable (``http://[``: links then stay
+    as written).  A ``<base href>`` that does not parse is passed over, as browsers do."""
+    if not _parses(page.url):
         return None
     base = page.root.find("head/base[@href]")
-    return urljoin(page.url, base.get("href").strip()) if base is not None else page.url
+    if base is not None:
+        joined = absolute_url(page.url, base.get("href"))
+        if _parses(joined):
+            return joined
+    return page.url
+
+
+def _parses(url: str | None) -> bool:
+    if not url:
+        return False
+    try:
+        urlsplit(url)
+    except ValueError:
+        return False
+    return True
 
 
 #: Attributes holding one URL, made absolute in the cleaned HTML, and the elements having them.
@@ -363,20 +378,23 @@ _URL_TAGS = ("a", "area", "link", "img", "iframe", "embed", "source", "audio", "
 
 
 def absolute_url(base: str | None, value: str) -> str:
-    """``value`` resolved against ``base`` (as it is when there is no base, it is a
-    fragment-only, ``data:``, ``javascript:`` or ``mailto:`` URL, or it cannot be parsed)."""
+    """``value`` resolved against ``base``, control characters percent-encoded (as it is
+    when there is no base, it is a fragment-only, ``data:``, ``javascript:`` or
+    ``mailto:`` URL, or it cannot be parsed)."""
     value = value.strip()
     if not base or not value or value.startswith(("#", "data:", "javascript:", "mailto:")):
         return value
     try:
-        return urljoin(base, value)
+        return storable_url(urljoin(base, value)) or value
     except ValueError:
         return value
 
 
 def _serialize_absolute(element: etree._Element, base: str | None) -> str:
     """lxml's HTML serialization of ``element`` (without its tail), its ``href`` and
-    ``src`` made absolute for the time of the call (the page's tree is left as it was)."""
+    ``src`` made absolute for the time of the call (the page's tree is left as it was, but
+    for control characters in a URL, which lxml takes in a parse of bytes but refuses to
+    set again)."""
     changed = []
     if base:
         for el in element.iter(*_URL_TAGS):
@@ -391,7 +409,7 @@ def _serialize_absolute(element: etree._Element, base: str | None) -> str:
         return etree.tostring(element, method="html", encoding="unicode", with_tail=False)
     finally:
         for el, name, value in changed:
-            el.set(name, value)
+            el.set(name, storable_text(value))
 
 
 def _html(page: Page, selection: Selection, content: list[bool], roots: list[int]) -> str:

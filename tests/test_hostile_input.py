@@ -4,7 +4,9 @@ characters, lone surrogates) are extracted in bounded time."""
 
 from __future__ import annotations
 
+import json
 import signal
+from urllib.parse import urljoin
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -142,6 +144,45 @@ def test_control_characters_and_surrogates_are_not_errors() -> None:
         assert page.run_collapsed[-1].endswith("\ufffd and the rest after it.")  # nothing cut off
         assert extract(html, algorithm="cetd-ds").text.endswith("\ufffd and the rest after it.")
         _extract_everything(html)
+
+
+#: A page with a link, an image and a ``<base href>`` that does not parse.
+LINKED = (
+    '<html><head><base href="http://["><title>T</title></head><body><p>'
+    + "Words of the story, long enough to be the page's content. " * 4
+    + '<a href="/next">next</a></p><img src="a.png" alt="A"></body></html>'
+)
+
+
+@pytest.mark.parametrize(
+    ("url", "kept_as"),
+    [
+        ("http://ex\x00ample.com/a b", "http://ex%00ample.com/a%20b"),
+        ("http://\udcff.example/x", "http://%ED%B3%BF.example/x"),
+        ("   ", None),
+    ],
+)
+def test_hostile_page_urls_are_not_errors(url: str, kept_as: str | None) -> None:
+    """Page URLs as a WARC record or a command line may carry them: unparsable, with
+    control characters, spaces or lone surrogates (percent-encoded, as a browser does)."""
+    for html in (LINKED, LINKED.replace('<base href="http://[">', "")):
+        result = extract(html, url=url, with_markdown=True, with_comments=True)
+        json.dumps(result.to_dict(), ensure_ascii=False).encode("utf-8")  # UTF-8 output holds it all
+        assert result.url == kept_as
+        assert "Words of the story" in result.text
+        next_link = "/next" if kept_as is None else urljoin(kept_as, "/next")
+        assert f'href="{next_link}"' in result.html
+        assert f"]({next_link})" in result.markdown
+
+
+def test_control_characters_in_a_link_of_a_bytes_page() -> None:
+    """libxml2 keeps them in an attribute when it parses bytes; made absolute, they are
+    percent-encoded (lxml refuses to set them)."""
+    link = b'<a href="/a\x0cb\x01c">x</a>'
+    html = b"<html><body><p>" + b"Words of the story, long enough. " * 5 + link + b"</p></body></html>"
+    result = extract(html, url="http://example.com/", with_markdown=True)
+    assert 'href="http://example.com/a%0Cb%01c"' in result.html
+    assert "Words of the story" in result.text
 
 
 def test_utf16_without_bom_follows_the_http_charset() -> None:
