@@ -73,10 +73,15 @@ FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthChe
 
 
 def _extract_everything(html: str | bytes) -> None:
+    """Every algorithm, every output (the cleaned HTML's links made absolute), and the
+    result as UTF-8 JSON, as the CLI and the feeds write it."""
     for algorithm in ALGORITHMS:
-        result = extract(html, algorithm=algorithm)
-        assert isinstance(result.text, str) and isinstance(result.html, str)
+        result = extract(
+            html, algorithm=algorithm, url="https://example.com/news/a.html", with_markdown=True, with_comments=True
+        )
+        assert isinstance(result.text, str) and isinstance(result.html, str) and isinstance(result.markdown, str)
         assert result.text or result.reason
+        json.dumps(result.to_dict(), ensure_ascii=False).encode("utf-8")
 
 
 @FUZZ
