@@ -206,10 +206,15 @@ def _with_time(day: date, match: re.Match[str]) -> str:
 
 
 def date_from_url(url: str | None) -> str | None:
-    """A date written in the URL's path (``/2024/05/01/``, ``-20240501``), or ``None``."""
+    """A date written in the URL's path (``/2024/05/01/``, ``-20240501``), or ``None`` (as
+    for a URL that does not parse, ``http://[::1``)."""
     if not url:
         return None
-    match = _URL_DATE.search(urlsplit(url).path)
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return None
+    match = _URL_DATE.search(path)
     if not match:
         return None
     if match["y"]:
@@ -1088,9 +1093,14 @@ def _absolute(url: str | None, base: str | None) -> str | None:
 
 
 def _host_name(url: str | None) -> str | None:
+    """The site's name in the URL's host (``www.riverside-courier.com``: ``riverside-courier``),
+    ``None`` for a URL with no such host or that does not parse."""
     if not url:
         return None
-    host = urlsplit(url).hostname or ""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return None
     parts = [p for p in host.split(".") if p not in ("www", "m", "amp")]
     return parts[-2] if len(parts) >= 2 else None
 

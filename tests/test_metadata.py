@@ -114,6 +114,15 @@ def test_date_only_in_the_url() -> None:
     assert meta.date_published == "2024-05-01"
 
 
+@pytest.mark.parametrize("url", ["http://[::1/2024/05/01/story", "https://[bad/"])
+def test_a_page_url_that_does_not_parse_gives_no_host_or_url_date(url: str) -> None:
+    html = page(head='<link rel="canonical" href="https://news.example.com/story">', body="<h1>Page</h1>")
+    meta = meta_of(html, url=url)
+    assert meta.title == "Page"
+    assert meta.date_published is None
+    assert meta.canonical_url is None  # no base to resolve it against
+
+
 def test_dateline_near_the_headline() -> None:
     meta = meta_of(page(body="<h1>Bridge</h1><div>Updated May 4, 2024</div>"), url=None)
     assert meta.date_published == "2024-05-04"
