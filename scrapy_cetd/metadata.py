@@ -1080,11 +1080,21 @@ def _authors(found: dict[str, Any]) -> list[str]:
     return []
 
 
+#: An ``http(s)`` URL with a plain host (letters, digits, dots, hyphens: no user, port or
+#: IPv6 literal), the host read without ``urlsplit``.
+_PLAIN_HOST = re.compile(r"https?://([A-Za-z0-9.-]+)(?:[/?#]|\Z)")
+#: ... and with a path only (no query, fragment, parameters or whitespace): a URL that
+#: ``urljoin`` returns unchanged against any base that parses.  The two spare the URL
+#: parser's Python code on most pages: on the first dev half, the metadata's median time
+#: 0.388x -> 0.364x lxml's parse (``benchmarks/metadata_identity.py``, both versions in one run).
+_PLAIN_ABSOLUTE = re.compile(r"https?://[A-Za-z0-9.-]+(?:/[^?#;\s]*)?")
+
+
 def _absolute(url: str | None, base: str | None) -> str | None:
     if not url:
         return None
     url = url.strip()
-    if base:
+    if base and not _PLAIN_ABSOLUTE.fullmatch(url):
         try:
             url = urljoin(base, url)
         except ValueError:
@@ -1097,8 +1107,9 @@ def _host_name(url: str | None) -> str | None:
     ``None`` for a URL with no such host or that does not parse."""
     if not url:
         return None
+    plain = _PLAIN_HOST.match(url)
     try:
-        host = urlsplit(url).hostname or ""
+        host = plain[1].lower() if plain else urlsplit(url).hostname or ""
     except ValueError:
         return None
     parts = [p for p in host.split(".") if p not in ("www", "m", "amp")]

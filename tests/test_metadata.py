@@ -120,7 +120,7 @@ def test_a_page_url_that_does_not_parse_gives_no_host_or_url_date(url: str) -> N
     meta = meta_of(html, url=url)
     assert meta.title == "Page"
     assert meta.date_published is None
-    assert meta.canonical_url is None  # no base to resolve it against
+    assert meta.canonical_url == "https://news.example.com/story"  # absolute: it needs no base
 
 
 def test_dateline_near_the_headline() -> None:
