@@ -58,8 +58,9 @@ def timed(module: ModuleType, html: bytes, url: str | None) -> tuple[dict[str, A
     page = Page(parse_html(html), url)
     text = extract_tree(page, with_html=False, with_metadata=False).text
     start = time.process_time()
-    values = module.extract_metadata(page, text).to_dict()
-    return values, time.process_time() - start
+    metadata = module.extract_metadata(page, text)
+    seconds = time.process_time() - start
+    return metadata.to_dict(), seconds
 
 
 def main() -> int:
