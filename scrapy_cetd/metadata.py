@@ -414,15 +414,19 @@ def _json_objects(texts: Iterable[str]) -> Iterator[dict[str, Any]]:
                     stack.append(main)
 
 
+#: ``json.loads(text, strict=False)`` without building a decoder for each text.
+_JSON = json.JSONDecoder(strict=False)
+
+
 def _load_json(text: str) -> Any:
     text = text.strip().removeprefix("<!--").removesuffix("-->").strip().rstrip(";")
     if not text:
         return None
     try:
-        return json.loads(text, strict=False)
+        return _JSON.decode(text)
     except (ValueError, RecursionError):
         try:
-            return json.loads(_CONTROL.sub(" ", text), strict=False)
+            return _JSON.decode(_CONTROL.sub(" ", text))
         except (ValueError, RecursionError):
             return None
 
@@ -507,10 +511,14 @@ def _from_json_ld(texts: list[str], found: dict[str, Any]) -> None:
     if not objects:
         return
     by_id = {item["@id"]: item for item in objects if isinstance(item.get("@id"), str)}
-    articles = [o for o in objects if any(_ARTICLE_TYPE.search(t) for t in _types(o))]
-    pages = [o for o in objects if any(_PAGE_TYPE.search(t) for t in _types(o)) and o not in articles]
-    for item in articles[:1]:
-        found.setdefault("page_type", _types(item)[0])
+    typed = [(item, _types(item)) for item in objects]
+    articles = [(o, types) for o, types in typed if any(map(_ARTICLE_TYPE.search, types))]
+    pages = [  # an object typed as both is the article
+        (o, types) for o, types in typed
+        if any(map(_PAGE_TYPE.search, types)) and not any(map(_ARTICLE_TYPE.search, types))
+    ]
+    for item, types in articles[:1]:
+        found.setdefault("page_type", types[0])
         _put(found, "title", _text(item.get("headline")) or _text(item.get("name")))
         author = item.get("author") or item.get("creator")
         names = _ld_authors(author, by_id)
@@ -528,16 +536,16 @@ def _from_json_ld(texts: list[str], found: dict[str, Any]) -> None:
         if isinstance(publisher, dict) and "name" not in publisher and isinstance(publisher.get("@id"), str):
             publisher = by_id.get(publisher["@id"])
         _put(found, "ld_site", _text(publisher) if isinstance(publisher, dict) else None)
-    for item in pages[:1]:
-        found.setdefault("page_type", _types(item)[0])
+    for item, types in pages[:1]:
+        found.setdefault("page_type", types[0])
         if not articles:
             _put(found, "authors", _ld_authors(item.get("author"), by_id))
             _put(found, "date_published", parse_date(_text(item.get("datePublished"))))
             _put(found, "date_modified", parse_date(_text(item.get("dateModified"))))
         _put(found, "description", _text(item.get("description")))
         _put(found, "language", _language(_text(item.get("inLanguage"))))
-    for item in objects:
-        if "WebSite" in _types(item):
+    for item, types in typed:
+        if "WebSite" in types:
             _put(found, "ld_site", _text(item.get("name")))
             break
 
