@@ -138,6 +138,8 @@ _URL_DATE = re.compile(
     r"|[/_-](?P<y2>(?:19|20)\d\d)(?P<m2>[01]\d)(?P<d2>[0-3]\d)(?:[/_-]|\.html?|$)"
 )
 _MIN_YEAR = 1995
+#: The year every date pattern above holds.
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _valid_day(year: int, month: int, day: int) -> date | None:
@@ -159,7 +161,7 @@ def parse_date(text: Any) -> str | None:
     if not isinstance(text, str):
         return None
     text = text.strip()[:200]
-    if not text:
+    if not _YEAR.search(text):  # each pattern below has one: most text runs fail here at once
         return None
     match = _ISO.search(text)
     if match:
@@ -634,11 +636,9 @@ def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
     for name, keys in _META_SOURCES.items():
         if name == "authors":
             _put(found, name, _twitter_author(metas))
-        if found.get(name):
+        if found.get(name) or metas.keys().isdisjoint(keys):  # (most of a page's fields name none)
             continue
         values = [value for key in keys for value in metas.get(key, ())]
-        if not values:
-            continue
         if name == "authors":
             _put(found, name, _merge_authors(values))
         elif name.startswith("date_"):
