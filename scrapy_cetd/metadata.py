@@ -587,7 +587,7 @@ def _metas(root: etree._Element) -> dict[str, list[str]]:
     ``http-equiv``, in document order (a ``<meta itemprop>`` in the body is microdata), and
     its ``<link rel=canonical>`` as ``link:canonical``."""
     metas: dict[str, list[str]] = {}
-    head = root.find("head")
+    head = next(root.iterchildren("head"), None)  # root.find("head"), without ElementPath
     for meta in (head if head is not None else root).iter("meta", "link"):  # one pass
         if meta.tag == "link":
             if (meta.get("rel") or "").strip().lower() == "canonical" and (meta.get("href") or "").strip():
@@ -658,6 +658,10 @@ def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
 _MICRODATA_PROPS = frozenset({"headline", "author", "creator", "datePublished", "dateCreated", "dateModified"})
 _MAX_BYLINES = 30
 _MAX_TIMES = 5
+
+
+#: A microdata item's ``name`` property (an ``author`` item's name), compiled once.
+_ITEMPROP_NAME = etree.XPath("descendant::*[@itemprop='name']")
 
 
 def _value_of(element: etree._Element) -> str:
@@ -790,7 +794,7 @@ def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, An
         if prop in ("author", "creator"):
             if authors:
                 continue
-            inner = element.xpath("descendant::*[@itemprop='name']")
+            inner = _ITEMPROP_NAME(element)
             authors = clean_author(_value_of(inner[0]) if inner else _value_of(element))
         elif prop == "headline":
             _put(found, "title", normalize_space(_value_of(element)))
@@ -816,7 +820,7 @@ def _first_microdata_author(page: Page, h1: int | None, scanned: tuple[int, int]
     for element in chain(before, elements[stop : max(stop, (h1 or 0) + _NEAR_HEADLINE)]):
         prop = element.get("itemprop")
         if prop and prop.strip() in ("author", "creator"):
-            inner = element.xpath("descendant::*[@itemprop='name']")
+            inner = _ITEMPROP_NAME(element)
             return clean_author(_value_of(inner[0] if inner else element))
     return []
 
