@@ -773,16 +773,18 @@ def _scan(page: Page, h1: int | None) -> tuple[list[tuple[str, etree._Element]],
     """The body's microdata properties we read (``itemprop``), and its byline candidates
     (``rel=author``, or a class with "author" or "byline", either case of the first
     letter), in one loop over the page model's elements: on the first 150 dev pages this
-    took a third of the time of two XPath queries with the same tests."""
+    took a third of the time of two XPath queries with the same tests.  The attribute
+    names are bytes, which lxml takes as they are (a ``str`` name is encoded at every
+    ``get``: a fifth of its time; first dev half, median 0.316x -> 0.309x lxml's parse)."""
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
     start, stop = _headline_region(page, h1)
     for element, tag in zip(page.elements[start:stop], page.tags[start:stop]):
-        prop = element.get("itemprop")
+        prop = element.get(b"itemprop")
         if prop and prop.strip() in _MICRODATA_PROPS:
             props.append((prop.strip(), element))
-        names = element.get("class")
-        if (names and ("uthor" in names or "yline" in names)) or (tag == "a" and element.get("rel") == "author"):
+        names = element.get(b"class")
+        if (names and ("uthor" in names or "yline" in names)) or (tag == "a" and element.get(b"rel") == "author"):
             if len(bylines) < _MAX_BYLINES:
                 bylines.append(element)
     return props, bylines
@@ -818,7 +820,7 @@ def _first_microdata_author(page: Page, h1: int | None, scanned: tuple[int, int]
     elements = page.elements
     before = elements[max(0, start - _NEAR_HEADLINE) : start]
     for element in chain(before, elements[stop : max(stop, (h1 or 0) + _NEAR_HEADLINE)]):
-        prop = element.get("itemprop")
+        prop = element.get(b"itemprop")
         if prop and prop.strip() in ("author", "creator"):
             inner = _ITEMPROP_NAME(element)
             return clean_author(_value_of(inner[0] if inner else element))
