@@ -114,6 +114,15 @@ def test_date_only_in_the_url() -> None:
     assert meta.date_published == "2024-05-01"
 
 
+@pytest.mark.parametrize("url", ["http://[::1/2024/05/01/story", "https://[bad/"])
+def test_a_page_url_that_does_not_parse_gives_no_host_or_url_date(url: str) -> None:
+    html = page(head='<link rel="canonical" href="https://news.example.com/story">', body="<h1>Page</h1>")
+    meta = meta_of(html, url=url)
+    assert meta.title == "Page"
+    assert meta.date_published is None
+    assert meta.canonical_url == "https://news.example.com/story"  # absolute: it needs no base
+
+
 def test_dateline_near_the_headline() -> None:
     meta = meta_of(page(body="<h1>Bridge</h1><div>Updated May 4, 2024</div>"), url=None)
     assert meta.date_published == "2024-05-04"
@@ -232,3 +241,35 @@ def test_byline_labels_run_into_names() -> None:
     assert clean_author("Reyan PerumalPublished Dec 3") == ["Reyan Perumal"]
     assert clean_author("DeMarco Jones") == ["DeMarco Jones"]
     assert clean_author("Feb") == clean_author("Coming Soon! New colours") == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example.com/img/a.jpg",
+        "http://cdn.example.org",
+        "https://news.example.com/a?size=2",
+        "https://news.example.com/a#top",
+        "https://news.example.com/a?",  # urljoin drops an empty query or fragment
+        "https://news.example.com/a#",
+        "https://news.example.com/a\tb",  # and a tab
+        "https://news.example.com/a;v=1",
+        "HTTPS://News.Example.com/a",
+        "https://user@news.example.com:8080/a",
+        "//cdn.example.org/a.jpg",
+        "/img/a.jpg",
+        "a.jpg",
+        "ftp://files.example.org/a",
+    ],
+)
+@pytest.mark.parametrize("base", ["https://news.example.com/2024/story", "http://www.example.org/"])
+def test_urls_are_made_absolute_as_urljoin_does(url: str, base: str) -> None:
+    """The plain absolute URLs kept without calling ``urljoin`` are those it returns unchanged."""
+    from urllib.parse import urljoin, urlsplit
+
+    from scrapy_cetd.metadata import _absolute, _host_name
+
+    assert _absolute(url, base) == urljoin(base, url)
+    host = urlsplit(url).hostname
+    expected = [p for p in (host or "").split(".") if p not in ("www", "m", "amp")]
+    assert _host_name(url) == (expected[-2] if len(expected) >= 2 else None)
