@@ -89,6 +89,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, islice, repeat
+from operator import and_
 from typing import Any
 
 import numpy as np
@@ -622,20 +623,29 @@ def is_stock_line(text: str) -> bool:
     return len(text) <= STOCK_MAX_CHARS and _STOCK_LINE.fullmatch(text) is not None
 
 
-def _stock_candidates(page: Page) -> set[int]:
-    """Rule 14's candidates: the elements owning a text run that is a stock line, and
-    their ancestors of at most ``STOCK_MAX_CHARS`` characters.  One regular-expression scan
-    over the page's short runs (joined by newlines), so that the pruning scan reads the text of
-    these few elements only."""
-    if not STOCK_MAX_CHARS:
+def _stock_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
+    """Rule 14's candidates in the element ranges ``[start, stop)`` the pruning scan reads:
+    the elements of at most ``STOCK_MAX_CHARS`` characters owning a text run that is a
+    stock line, and their ancestors as short.  One regular-expression scan over the runs of
+    such short elements in the ranges (joined by newlines), so that the pruning scan reads
+    the text of these few elements only.  Reading only those runs rather than all the
+    page's runs of at most ``STOCK_MAX_CHARS`` characters: on the median first-half dev
+    page, 0.96x the selection's time (one-process A/B, best of 5)."""
+    if not STOCK_MAX_CHARS or not ranges:
         return set()
-    short = list(map(STOCK_MAX_CHARS.__ge__, page.run_chars))  # C-level filtering: no Python loop
+    in_ranges = bytearray(len(page))
+    for start, stop in ranges:
+        in_ranges[start:stop] = b"\x01" * (stop - start)
+    # C-level filtering, no Python loop: the runs of short elements in the ranges.
+    owner, chars = page.run_owner, page.chars
+    short_owner = map(STOCK_MAX_CHARS.__ge__, map(chars.__getitem__, owner))
+    short = list(map(and_, short_owner, map(in_ranges.__getitem__, owner)))
     joined = "\n" + "\n".join(compress(page.run_collapsed, short)).lower() + "\n"
     hits = [m.start() for m in _STOCK_RUNS.finditer(joined)]  # the newline before the run
     if not hits:
         return set()
     numbers = list(compress(range(len(short)), short))
-    chars, parent, owner = page.chars, page.parent, page.run_owner
+    parent = page.parent
     candidates: set[int] = set()
     run = 0  # the run after the hit's newline: count the newlines up to it, hit by hit
     previous = 0
@@ -770,20 +780,18 @@ def _prune(
     if info.get("top_is_lone_prose"):
         edges, kept = _story_edges(page, kept, top, removed, info)
         pruned += edges
-    stock = _stock_candidates(page)
-    scanned_until = 0
+    # The kept blocks' descendants, once each: a block inside one already scanned is skipped.
+    scanned: list[int] = []
     for block in kept:
-        if block < scanned_until or not chars[block]:
-            continue  # inside a block already scanned (its scan covered this one)
-        scanned_until = end[block]
-        c = chars[block]
-        prune_links = link_prune <= 1.0 and link_chars[block] < PRUNE_BLOCK_MAX_LINK_DENSITY * c
+        if chars[block] and not (scanned and block < end[scanned[-1]]) and end[block] > block + 1:
+            scanned.append(block)
+    ranges = [(block + 1, end[block]) for block in scanned]
+    stock = _stock_candidates(page, ranges)
+    for block, (start, stop) in zip(scanned, ranges):
+        prune_links = link_prune <= 1.0 and link_chars[block] < PRUNE_BLOCK_MAX_LINK_DENSITY * chars[block]
         # The descendants in document order, those of the tags the rules read only (picked
         # at C level), skipping decided ones: removed (with their subtrees: the flags cover
         # whole subtrees) or empty (so are their descendants).
-        start, stop = block + 1, end[block]
-        if start == stop:
-            continue  # no descendants
         for node in compress(range(start, stop), map(_SCANNED_TAGS.__contains__, islice(tags, start, stop))):
             c = chars[node]
             if not c or removed[node]:
