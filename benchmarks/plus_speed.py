@@ -12,10 +12,14 @@ HTML, the comments, the diagnostics (every entry, the node table included), the 
 and the reason must be equal.  Exits 1 on a difference, naming the page and the field.
 
 ``--time``: the selection alone (``plus_selection`` on one shared :class:`Page` per page,
-built once), base and working tree interleaved page by page, the best of ``--repeat`` CPU
-times each, with lxml's parse of the same page timed alongside; on the first (tuning) half
-of the pages unless ``--all``.  Reports the medians, their ratio to lxml's parse, and
-the median of the per-page ratios working tree / base.
+built once), and the whole extraction as ``scrapy-cetd evaluate`` times it (``extract(html,
+algorithm="cetd-plus", with_html=False, with_metadata=False)``: parse, page model,
+selection, text); base and working tree interleaved page by page, the best of
+``--repeat`` CPU times each, with lxml's parse of the same page timed alongside; on the
+first (tuning) half of the pages unless ``--all``.  Reports the medians, their ratio to
+lxml's parse, and the median of the per-page ratios working tree / base.  Interleaving in
+one process compares the two under the same load, which back-to-back ``evaluate`` runs on
+a shared machine do not.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from functools import partial
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -94,12 +99,15 @@ def best_cpu(repeat: int, call: Any, *args: Any) -> float:
 
 def timing(files: list[Path], repeat: int) -> None:
     from cetd_base.algorithms.plus import plus_selection as base_selection
+    from cetd_base.api import extract as base_extract
 
     from scrapy_cetd.algorithms.plus import plus_selection
+    from scrapy_cetd.api import extract
     from scrapy_cetd.page import Page
     from scrapy_cetd.parsing import parse_html
 
-    parse_times, base_times, new_times = [], [], []
+    options = {"algorithm": "cetd-plus", "with_html": False, "with_metadata": False}
+    times: dict[str, list[float]] = {name: [] for name in ("parse", "base", "new", "base extract", "new extract")}
     for path in files:
         html = read(path)
         page = Page.from_tree(parse_html(html), read_json_ld=False)
@@ -107,16 +115,20 @@ def timing(files: list[Path], repeat: int) -> None:
             continue
         base_selection(page, 0.7)  # the page model's cached values, filled before timing
         plus_selection(page, 0.7)
-        parse_times.append(best_cpu(repeat, etree.fromstring, html, etree.HTMLParser()))
-        base_times.append(best_cpu(repeat, base_selection, page, 0.7))
-        new_times.append(best_cpu(repeat, plus_selection, page, 0.7))
+        times["parse"].append(best_cpu(repeat, etree.fromstring, html, etree.HTMLParser()))
+        times["base"].append(best_cpu(repeat, base_selection, page, 0.7))
+        times["new"].append(best_cpu(repeat, plus_selection, page, 0.7))
+        times["base extract"].append(best_cpu(repeat, partial(base_extract, html, **options)))
+        times["new extract"].append(best_cpu(repeat, partial(extract, html, **options)))
     median = statistics.median
-    parse = median(parse_times)
-    print(f"{len(parse_times)} pages, best of {repeat} CPU times; lxml parse median {parse * 1e3:.3f} ms")
-    for label, times in (("base", base_times), ("working tree", new_times)):
-        print(f"  {label}: selection median {median(times) * 1e3:.3f} ms = {median(times) / parse:.3f}x lxml's parse")
-    ratios = [new / old for old, new in zip(base_times, new_times, strict=True)]
-    print(f"  working tree / base, median of per-page ratios: {median(ratios):.3f}")
+    parse = median(times["parse"])
+    print(f"{len(times['parse'])} pages, best of {repeat} CPU times; lxml parse median {parse * 1e3:.3f} ms")
+    for what, base, new in (("selection", "base", "new"), ("extraction", "base extract", "new extract")):
+        for label, key in (("base", base), ("working tree", new)):
+            value = median(times[key])
+            print(f"  {what}, {label}: median {value * 1e3:.3f} ms = {value / parse:.3f}x lxml's parse")
+        ratios = [b / a for a, b in zip(times[base], times[new], strict=True)]
+        print(f"  {what}, working tree / base: median of per-page ratios {median(ratios):.3f}")
 
 
 def main() -> int:
