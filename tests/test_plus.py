@@ -106,6 +106,22 @@ def test_main_region_falls_back_to_role_main_then_a_single_article() -> None:
     assert plus.main_region(page_of("<body><article>a</article><article>b</article></body>")) is None
 
 
+def test_tag_positions_are_the_page_models_positions_found_in_one_scan() -> None:
+    page = page_of(
+        "<body><main><article><p>a</p><pre>b<footer>c</footer></pre></article><aside><dl><dt>d</dt></dl></aside>"
+        "<table><tr><td><figcaption>e</figcaption></td></tr></table><dialog>f</dialog><article>g</article></main>"
+        "<footer><main>h</main></footer></body>"
+    )
+    positions = plus.tag_positions(page)
+    assert set(positions) == plus.LOOKED_UP_TAGS
+    for tag in plus.LOOKED_UP_TAGS:
+        assert positions[tag] == page.positions(tag), tag
+    assert len(positions["footer"]) == 2 and len(positions["article"]) == 2
+    # The rules read the same elements from them as from their own scans.
+    assert plus.removed_roots(page, positions) == plus.removed_roots(page)
+    assert plus.main_region(page, positions) == plus.main_region(page)
+
+
 def test_peers_of_the_top_blocks_item_are_kept_below_the_ratio() -> None:
     page = page_of(
         "<body><ul><li class='post'><p id='p0'>x</p></li><li class='post'><p id='p1'>y</p></li>"
