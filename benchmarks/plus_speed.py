@@ -16,7 +16,7 @@ built once), and the whole extraction as ``scrapy-cetd evaluate`` times it (``ex
 algorithm="cetd-plus", with_html=False, with_metadata=False)``: parse, page model,
 selection, text); base and working tree interleaved page by page, the best of
 ``--repeat`` CPU times each, with lxml's parse of the same page timed alongside; on the
-first (tuning) half of the pages unless ``--all``.  Reports the medians, their ratio to
+pages of ``--split`` (default: the first, tuning, half).  Reports the medians, their ratio to
 lxml's parse, and the median of the per-page ratios working tree / base.  Interleaving in
 one process compares the two under the same load, which back-to-back ``evaluate`` runs on
 a shared machine do not.
@@ -55,9 +55,11 @@ def import_base(commit: str, into: Path) -> Any:
     return importlib.import_module("cetd_base")
 
 
-def page_files(dataset: Path, first_half: bool) -> list[Path]:
+def page_files(dataset: Path, split: str = "all") -> list[Path]:
+    """The dataset's pages in sorted id order: all, or the first ``ceil(n/2)``, or the rest."""
     files = sorted((dataset / "html").glob("*.html*"))
-    return files[: (len(files) + 1) // 2] if first_half else files
+    half = (len(files) + 1) // 2
+    return {"first-half": files[:half], "second-half": files[half:]}.get(split, files)
 
 
 def read(path: Path) -> bytes:
@@ -137,16 +139,18 @@ def main() -> int:
     parser.add_argument("--base", required=True, help="the commit to compare with")
     parser.add_argument("--check", action="store_true", help="compare the outputs on every page")
     parser.add_argument("--time", action="store_true", help="time the selections")
-    parser.add_argument("--all", action="store_true", help="time on all pages, not the first half")
+    parser.add_argument(
+        "--split", choices=("first-half", "second-half", "all"), default="first-half", help="the pages timed"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="timing runs per page and variant (best kept)")
     args = parser.parse_args()
     status = 0
     with tempfile.TemporaryDirectory() as tmp:
         import_base(args.base, Path(tmp))
         if args.check:
-            status = check(page_files(args.dataset, first_half=False))
+            status = check(page_files(args.dataset))
         if args.time:
-            timing(page_files(args.dataset, first_half=not args.all), args.repeat)
+            timing(page_files(args.dataset, args.split), args.repeat)
     return status
 
 
