@@ -211,6 +211,7 @@ _LEGAL = re.compile(r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\ball rights reserved\b
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: Rule 3: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
+#: ... and ``<pre>``, one block (rule 3): the tags :func:`_density_sums` reads besides links.
 _NOT_BLOCK_OR_PRE = NOT_BLOCK_TAGS | {"pre"}
 #: The tags rules 2-4 and 6 look for, found in one scan of the page's tag list
 #: (:func:`tag_positions`; the links are read from :attr:`~scrapy_cetd.page.Page.is_link`).
