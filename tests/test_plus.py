@@ -106,6 +106,22 @@ def test_main_region_falls_back_to_role_main_then_a_single_article() -> None:
     assert plus.main_region(page_of("<body><article>a</article><article>b</article></body>")) is None
 
 
+def test_tag_positions_are_the_page_models_positions_found_in_one_scan() -> None:
+    page = page_of(
+        "<body><main><article><p>a</p><pre>b<footer>c</footer></pre></article><aside><dl><dt>d</dt></dl></aside>"
+        "<table><tr><td><figcaption>e</figcaption></td></tr></table><dialog>f</dialog><article>g</article></main>"
+        "<footer><main>h</main></footer></body>"
+    )
+    positions = plus.tag_positions(page)
+    assert set(positions) == plus.LOOKED_UP_TAGS
+    for tag in plus.LOOKED_UP_TAGS:
+        assert positions[tag] == page.positions(tag), tag
+    assert len(positions["footer"]) == 2 and len(positions["article"]) == 2
+    # The rules read the same elements from them as from their own scans.
+    assert plus.removed_roots(page, positions) == plus.removed_roots(page)
+    assert plus.main_region(page, positions) == plus.main_region(page)
+
+
 def test_peers_of_the_top_blocks_item_are_kept_below_the_ratio() -> None:
     page = page_of(
         "<body><ul><li class='post'><p id='p0'>x</p></li><li class='post'><p id='p1'>y</p></li>"
@@ -151,7 +167,7 @@ def test_pre_is_one_block() -> None:
     pre = index_of(page, "code")
     # Faithful DensitySum: 50 token runs of about 35 characters outweigh three paragraphs.
     assert max(range(1, len(page)), key=faithful.__getitem__) == pre
-    sums = plus._density_sums(page, density, [])
+    sums = plus._density_sums(page, density, [], plus.tag_positions(page))
     assert sums[pre] == density[pre]
     assert sums[pre + 1 : page.end[pre]] == [0.0] * (page.end[pre] - pre - 1)
     assert max(range(1, len(page)), key=sums.__getitem__) == index_of(page, "doc")
@@ -164,12 +180,12 @@ def test_links_asides_and_their_content_are_never_blocks() -> None:
     faithful = page.density_sum(density, composite=True)
     card = index_of(page, "card")
     assert max(range(1, len(page)), key=faithful.__getitem__) > card  # faithful: a block inside the link
-    sums = plus._density_sums(page, density, [])
+    sums = plus._density_sums(page, density, [], plus.tag_positions(page))
     assert sums[card : page.end[card]] == [0.0] * (page.end[card] - card)
     assert sums[:card] == faithful[:card]
     assert max(range(1, len(page)), key=sums.__getitem__) == index_of(page, "d")
     aside = page_of(f"<body><div id='d'>{paragraphs(2)}</div><aside id='s'><div>{paragraphs(3)}</div></aside></body>")
-    sums = plus._density_sums(aside, aside.composite_text_density, [])
+    sums = plus._density_sums(aside, aside.composite_text_density, [], plus.tag_positions(aside))
     s = index_of(aside, "s")
     assert sums[s : aside.end[s]] == [0.0] * (aside.end[s] - s)
 
@@ -183,7 +199,7 @@ def test_tables_between_kept_blocks_are_rescued_unless_link_dense() -> None:
     a, b = index_of(page, "a"), index_of(page, "b")
     counts = plus._counts_without(page, [])
     info: dict = {}
-    assert plus._rescue_structures(page, [a, b], counts, info) == [index_of(page, "t")]
+    assert plus._rescue_structures(page, [a, b], counts, info, plus.tag_positions(page)) == [index_of(page, "t")]
     assert info["rescued"] == [f"table#t[{index_of(page, 't')}]"]
 
 
