@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from operator import or_
 
 from .page import BLOCK_TAGS, Page
+from .parsing import storable_url
 
 __all__ = ["escape_line", "escape_text", "markdown_of"]
 
@@ -60,8 +61,9 @@ def _escape_start(line: str) -> str:
 
 
 def _url(value: str) -> str:
-    """A URL as a Markdown link destination (spaces and parentheses percent-encoded)."""
-    return value.strip().replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+    """A URL as a Markdown link destination: control characters, whitespace and
+    parentheses percent-encoded (as the cleaned HTML's links are, :func:`storable_url`)."""
+    return (storable_url(value) or "").replace("(", "%28").replace(")", "%29")
 
 
 @dataclass

@@ -393,8 +393,8 @@ def absolute_url(base: str | None, value: str) -> str:
 def _serialize_absolute(element: etree._Element, base: str | None) -> str:
     """lxml's HTML serialization of ``element`` (without its tail), its ``href`` and
     ``src`` made absolute for the time of the call (the page's tree is left as it was, but
-    for control characters in a URL, which lxml takes in a parse of bytes but refuses to
-    set again)."""
+    for a URL holding control characters, which lxml takes in a parse of bytes but refuses
+    to set again: it is put back percent-encoded)."""
     changed = []
     if base:
         for el in element.iter(*_URL_TAGS):
@@ -409,7 +409,7 @@ def _serialize_absolute(element: etree._Element, base: str | None) -> str:
         return etree.tostring(element, method="html", encoding="unicode", with_tail=False)
     finally:
         for el, name, value in changed:
-            el.set(name, storable_text(value))
+            el.set(name, value if storable_text(value) == value else storable_url(value) or "")
 
 
 def _html(page: Page, selection: Selection, content: list[bool], roots: list[int]) -> str:

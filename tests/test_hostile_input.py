@@ -182,13 +182,17 @@ def test_hostile_page_urls_are_not_errors(url: str, kept_as: str | None) -> None
 
 
 def test_control_characters_in_a_link_of_a_bytes_page() -> None:
-    """libxml2 keeps them in an attribute when it parses bytes; made absolute, they are
-    percent-encoded (lxml refuses to set them)."""
+    """libxml2 keeps them in an attribute when it parses bytes; the cleaned HTML and the
+    Markdown both give them percent-encoded (lxml refuses to set them as they are)."""
     link = b'<a href="/a\x0cb\x01c">x</a>'
     html = b"<html><body><p>" + b"Words of the story, long enough. " * 5 + link + b"</p></body></html>"
     result = extract(html, url="http://example.com/", with_markdown=True)
     assert 'href="http://example.com/a%0Cb%01c"' in result.html
+    assert "[x](http://example.com/a%0Cb%01c)" in result.markdown
     assert "Words of the story" in result.text
+    relative = extract(html, with_markdown=True)  # no base: libxml2's serializer encodes them
+    assert 'href="/a%0Cb%01c"' in relative.html
+    assert "[x](/a%0Cb%01c)" in relative.markdown
 
 
 def test_utf16_without_bom_follows_the_http_charset() -> None:
