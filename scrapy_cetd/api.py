@@ -23,7 +23,7 @@ def _empty(
 ) -> Extraction:
     return Extraction(
         text="", html="", title=title, algorithm=algorithm, threshold=None,
-        threshold_coefficient=coefficient, url=storable_url(url), reason=reason,
+        threshold_coefficient=coefficient, url=url, reason=reason,
     )
 
 
@@ -59,7 +59,7 @@ def extract(
     try:
         root = parse_html(html, content_type=content_type)
     except EmptyDocument as exc:
-        return _empty(algorithm, exc.reason, url, coefficient)
+        return _empty(algorithm, exc.reason, storable_url(url), coefficient)  # as Page keeps it
     page = Page.from_tree(root, url, read_json_ld=with_metadata)
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
