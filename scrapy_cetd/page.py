@@ -32,7 +32,7 @@ from operator import add, attrgetter
 import numpy as np
 from lxml import etree
 
-from .parsing import storable_text, storable_url
+from .parsing import displayed_text, storable_text, storable_url
 
 __all__ = [
     "BLOCK_TAGS",
@@ -401,7 +401,7 @@ class Page:
     @staticmethod
     def _find_title(root: etree._Element) -> str | None:
         for title in root.iter("title"):
-            text = element_text(title)
+            text = normalize_space(displayed_text("".join(title.itertext())))
             if text:
                 return text
         return None

@@ -25,6 +25,7 @@ __all__ = [
     "EmptyDocument",
     "correct_declared_encoding",
     "decode_html",
+    "displayed_text",
     "parse_html",
     "sniff_binary",
     "storable_url",
@@ -83,6 +84,23 @@ def storable_text(text: str) -> str:
 
 #: What a URL cannot hold as it is: control characters, spaces and lone surrogates.
 _URL_UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f\ud800-\udfff]")
+
+
+#: Control characters that a page's text keeps from its markup (libxml2 keeps them where it
+#: parses bytes, and a ``str`` page may carry them): a browser displays none of them.  The
+#: outputs drop them, except vertical tab and form feed, which separate words (as Python's
+#: ``str.split`` reads them) and become spaces, so text, HTML and Markdown keep the same words.
+_OUTPUT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SEPARATING_CONTROLS = re.compile(r"[\x0b\x0c]")
+_INVISIBLE_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def displayed_text(text: str) -> str:
+    """``text`` without the control characters a browser does not display (see
+    :data:`_OUTPUT_CONTROLS`); the string itself when it has none (one search)."""
+    if _OUTPUT_CONTROLS.search(text) is None:
+        return text
+    return _INVISIBLE_CONTROLS.sub("", _SEPARATING_CONTROLS.sub(" ", text))
 
 
 def _percent_encoded(match: re.Match[str]) -> str:
@@ -289,14 +307,15 @@ def _adopt_content_after_html(root: etree._Element) -> None:
 
 
 def _append_text(element: etree._Element, text: str | None) -> None:
-    """Add ``text`` at the end of ``element``'s content (its last child's tail)."""
+    """Add ``text`` at the end of ``element``'s content (its last child's tail); made
+    storable, as libxml2's parser keeps control characters that lxml's setters refuse."""
     if not text:
         return
     if len(element):
         last = element[-1]
-        last.tail = (last.tail or "") + text
+        last.tail = storable_text((last.tail or "") + text)
     else:
-        element.text = (element.text or "") + text
+        element.text = storable_text((element.text or "") + text)
 
 
 def _count_elements(root: etree._Element) -> int:

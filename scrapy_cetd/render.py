@@ -29,7 +29,7 @@ from lxml import etree
 
 from .extraction import Selection
 from .page import BLOCK_TAGS, Page
-from .parsing import VOID_TAGS, storable_text, storable_url
+from .parsing import VOID_TAGS, displayed_text, storable_text, storable_url
 
 __all__ = ["render"]
 
@@ -89,11 +89,12 @@ def render(
     All three come from one selection: when line de-duplication
     (:attr:`Selection.dedupe_min_chars`) leaves out repeated lines, their runs leave the
     selection (:func:`_without_runs`) before the HTML and Markdown are written, so the
-    three always hold the same words.
+    three always hold the same words, and none of them holds control characters
+    (:func:`~scrapy_cetd.parsing.displayed_text`).
     """
     if selection.lines is not None and not selection.subtrees and not selection.runs:
-        text = "\n".join(selection.lines)
-        return text, "", _plain_markdown(selection.lines) if with_markdown else ""
+        text = _displayed_lines("\n".join(selection.lines))
+        return text, "", _plain_markdown(text.split("\n")) if with_markdown else ""
     if not len(page) or not (selection.subtrees or selection.runs):
         return "", "", ""
     content, roots = _content_flags(page, selection)
@@ -117,7 +118,16 @@ def render(
         from .markdown import markdown_of
 
         markdown = markdown_of(page, content, chosen, pre_of, _base_url(page))
-    return text, html, markdown
+    return _displayed_lines(text), displayed_text(html), displayed_text(markdown)
+
+
+def _displayed_lines(text: str) -> str:
+    """The text output without control characters (:func:`displayed_text`): where it had
+    some, each line is collapsed again and empty lines are dropped, as in any text output."""
+    clean = displayed_text(text)
+    if clean is text:
+        return text
+    return "\n".join(filter(None, map(" ".join, map(str.split, clean.split("\n")))))
 
 
 def _chosen_runs(page: Page, selection: Selection, content: list[bool]) -> list[int]:

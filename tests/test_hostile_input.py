@@ -5,6 +5,7 @@ characters, lone surrogates) are extracted in bounded time."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 from urllib.parse import urljoin
 
@@ -69,6 +70,9 @@ def mutated_pages(draw: st.DrawFn) -> str:
     return page
 
 
+#: Control characters no output may hold (a browser displays none of them).
+CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
 FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -81,6 +85,8 @@ def _extract_everything(html: str | bytes) -> None:
         )
         assert isinstance(result.text, str) and isinstance(result.html, str) and isinstance(result.markdown, str)
         assert result.text or result.reason
+        for output in (result.text, result.html, result.markdown, result.comments):
+            assert not CONTROLS.search(output), (algorithm, output)
         json.dumps(result.to_dict(), ensure_ascii=False).encode("utf-8")
 
 
@@ -149,6 +155,28 @@ def test_control_characters_and_surrogates_are_not_errors() -> None:
         assert page.run_collapsed[-1].endswith("\ufffd and the rest after it.")  # nothing cut off
         assert extract(html, algorithm="cetd-ds").text.endswith("\ufffd and the rest after it.")
         _extract_everything(html)
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_control_characters_leave_no_output(as_bytes: bool) -> None:
+    """libxml2 keeps control characters in the text (of bytes and of ``str`` alike): every
+    output drops them, vertical tab and form feed become spaces, and the words agree."""
+    story = "Words of the story,\x01 long enough\x0cto be the page's content. " * 5
+    html = f"<html><head><title>The\x02 title</title></head><body><nav><a href='/'>Home</a></nav><p>{story}</p><p>\x07</p></body></html>"
+    result = extract(html.encode() if as_bytes else html, with_markdown=True)
+    for output in (result.text, result.html, result.markdown, result.title):
+        assert not CONTROLS.search(output)
+    assert result.title == "The title"
+    assert result.text == normalize_space("Words of the story, long enough to be the page's content. " * 5)
+    assert result.markdown.split() == result.text.split()
+
+
+@pytest.mark.parametrize("html", ["<div></html>\x01", b"<p>Story.</p></body></html>\x01 after\x02 the end"])
+def test_control_characters_after_the_document(html: str | bytes) -> None:
+    """Text after ``</html>`` is moved into the body (as a browser does), control
+    characters and all: it used to raise ``ValueError`` from lxml's setter (found by
+    :func:`test_generated_markup_never_raises`)."""
+    _extract_everything(html)
 
 
 #: A page with a link, an image and a ``<base href>`` that does not parse.
