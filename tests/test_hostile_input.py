@@ -162,7 +162,10 @@ def test_control_characters_leave_no_output(as_bytes: bool) -> None:
     """libxml2 keeps control characters in the text (of bytes and of ``str`` alike): every
     output drops them, vertical tab and form feed become spaces, and the words agree."""
     story = "Words of the story,\x01 long enough\x0cto be the page's content. " * 5
-    html = f"<html><head><title>The\x02 title</title></head><body><nav><a href='/'>Home</a></nav><p>{story}</p><p>\x07</p></body></html>"
+    html = (
+        "<html><head><title>The\x02 title</title></head><body><nav><a href='/'>Home</a></nav>"
+        f"<p>{story}</p><p>\x07</p></body></html>"
+    )
     result = extract(html.encode() if as_bytes else html, with_markdown=True)
     for output in (result.text, result.html, result.markdown, result.title):
         assert not CONTROLS.search(output)
