@@ -9,6 +9,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from .duplicates import DuplicateStoryPipeline
 from .middlewares import ContentAnnotationMiddleware, ContentSpiderMiddleware
 from .pipelines import ContentExtractionPipeline
+from .redis_watch import RedisWatch
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -23,12 +24,15 @@ SPIDER_MIDDLEWARE_ORDER = 25
 ITEM_PIPELINE_ORDER = 100
 #: Logs items with long fields (the page's text and HTML) shortened; see :mod:`scrapy_cetd.logformatter`.
 LOG_FORMATTER = "scrapy_cetd.logformatter.ShortItemLogFormatter"
+#: Extensions run in any order; 500 is where Scrapy's own sit.
+REDIS_WATCH_ORDER = 500
 #: Right after extraction: duplicate stories are flagged or dropped before other pipelines store them.
 DUPLICATE_PIPELINE_ORDER = 110
 
 
 class Addon:
-    """Registers the three components; an order already set for any of them is kept.
+    """Registers the three components (and :class:`~scrapy_cetd.redis_watch.RedisWatch`,
+    which acts in scrapy-redis crawls only); an order already set for any of them is kept.
 
     The ``CETD_*`` settings keep their defaults unless the project, the spider's
     ``custom_settings`` or the command line set them.
@@ -59,6 +63,8 @@ class Addon:
         exporters = settings["FEED_EXPORTERS"]  # a BaseSettings: the project's own entries stay
         if hasattr(exporters, "setdefault"):
             exporters.setdefault("parquet", "scrapy_cetd.exporters.ParquetItemExporter", "addon")
+        # Distributed crawls (scrapy-redis): the spider closes once Redis is lost for good.
+        settings.setdefault_in_component_priority_dict("EXTENSIONS", RedisWatch, REDIS_WATCH_ORDER)
         if settings.get("CETD_ON_DUPLICATE", "keep") != "keep":  # duplicate stories: flag or drop
             settings.setdefault_in_component_priority_dict(
                 "ITEM_PIPELINES", DuplicateStoryPipeline, DUPLICATE_PIPELINE_ORDER

@@ -43,7 +43,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from .fingerprint import hamming, simhash
 from .middlewares import STATS_PREFIX
-from .settings import InvalidSetting, _choice, _count, _field
+from .settings import InvalidSetting, _choice, _count, _field, uses_scrapy_redis
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -179,12 +179,6 @@ class RedisStoryStore:
         pass
 
 
-def _uses_scrapy_redis(settings: Any) -> bool:
-    scheduler = settings.get("SCHEDULER")
-    name = scheduler if isinstance(scheduler, str) else f"{getattr(scheduler, '__module__', '')}."
-    return name.startswith("scrapy_redis.")
-
-
 class DuplicateStoryPipeline:
     """Item pipeline: keep, flag or drop items whose text was already seen (see the module)."""
 
@@ -196,7 +190,7 @@ class DuplicateStoryPipeline:
         self.distance = _count("CETD_DUPLICATE_DISTANCE", settings.get("CETD_DUPLICATE_DISTANCE", DEFAULT_DISTANCE))
         if self.distance > MAX_DISTANCE:
             raise InvalidSetting(f"CETD_DUPLICATE_DISTANCE: expected 0 to {MAX_DISTANCE}, got {self.distance}")
-        store = settings.get("CETD_DUPLICATES_STORE") or ("redis" if _uses_scrapy_redis(settings) else "memory")
+        store = settings.get("CETD_DUPLICATES_STORE") or ("redis" if uses_scrapy_redis(settings) else "memory")
         self.store_kind = _choice("CETD_DUPLICATES_STORE", store, ("memory", "redis"))
         self.key = settings.get("CETD_DUPLICATES_KEY", "%(spider)s:stories")
         fields = settings.getdict("CETD_OUTPUT_FIELDS") or {"text": "text"}

@@ -46,6 +46,8 @@ __all__ = [
     "CetdConfig",
     "ExtractionOptions",
     "InvalidSetting",
+    "seconds_setting",
+    "uses_scrapy_redis",
 ]
 
 #: The article metadata outputs, one per :class:`scrapy_cetd.metadata.Metadata` field but
@@ -215,6 +217,24 @@ def _timeout(value: Any) -> float | None:
     if isinstance(value, bool) or math.isnan(number) or number < 0:
         raise InvalidSetting(f"CETD_TIMEOUT: expected seconds (a number >= 0, 0 for no limit), got {value!r}")
     return number or None
+
+
+def seconds_setting(name: str, value: Any) -> float:
+    """A duration setting: seconds, a finite number >= 0 (``0``: off)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not 0 <= number < math.inf:
+        raise InvalidSetting(f"{name}: expected seconds (a number >= 0, 0 for off), got {value!r}")
+    return number
+
+
+def uses_scrapy_redis(settings: Any) -> bool:
+    """Whether the crawl's ``SCHEDULER`` is scrapy-redis's (a distributed crawl)."""
+    scheduler = settings.get("SCHEDULER")
+    name = scheduler if isinstance(scheduler, str) else f"{getattr(scheduler, '__module__', '')}."
+    return name.startswith("scrapy_redis.")
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:

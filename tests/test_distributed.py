@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ROOT / "example_project"
 sys.path.insert(0, str(PROJECT))
-from run_distributed import INSTALL_HINT, redis_server  # noqa: E402
+from run_distributed import (  # noqa: E402
+    INSTALL_HINT,
+    clear_crawl,
+    redis_client,
+    redis_server,
+    seed,
+    start_worker,
+    wait_workers,
+)
+from run_offline import START_PATHS, serve_sample_site  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not any(os.access(p, os.X_OK) for p in ("/usr/bin/redis-server", "/usr/sbin/redis-server"))
@@ -97,3 +107,32 @@ def test_redis_server_fixture_runs_a_real_server() -> None:
     with redis_server() as (url, process):
         assert redis.Redis.from_url(url).info("server")["tcp_port"] == int(url.rsplit(":", 1)[1].split("/")[0])
     assert process.poll() is not None
+
+
+def test_a_worker_closes_once_redis_is_lost(tmp_path: Path) -> None:
+    """redis-server killed mid-crawl: the worker closes (``redis_unreachable``) once Redis has
+    answered no ping for ``CETD_REDIS_LOST_CLOSE`` seconds, with its feed written whole; it
+    used to log connection errors for ever (docs/scaling.md, Faults)."""
+    output = tmp_path / "corpus"
+    output.mkdir()
+    corpus = output / "worker-1.jsonl"
+    with redis_server() as (url, process), serve_sample_site() as base_url:
+        client = redis_client(url)
+        clear_crawl(client)
+        start_url = base_url + START_PATHS["index"]
+        seed(client, start_url)
+        settings = {"DOWNLOAD_DELAY": 0.5, "CETD_REDIS_LOST_CLOSE": 2}  # a slow crawl: still running when killed
+        worker = start_worker(1, url, start_url, output, settings)
+        deadline = time.monotonic() + 120
+        while not (corpus.exists() and corpus.stat().st_size) and worker.poll() is None:
+            assert time.monotonic() < deadline, "no article written in 120 s"
+            time.sleep(0.05)
+        process.kill()
+        killed = time.monotonic()
+        report = wait_workers([worker], output, timeout=120)[0]
+        took = time.monotonic() - killed
+    assert report["stats"].get("finish_reason") == "redis_unreachable", report["log"]
+    assert report["returncode"] == 0
+    assert took < 60, f"the worker took {took:.0f} s to close"
+    items = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    assert 1 <= len(items) < 23  # what was crawled before the end is kept, every line whole
