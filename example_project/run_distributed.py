@@ -87,9 +87,10 @@ def redis_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
 
 
 def clear_crawl(client: Any) -> None:
-    """Delete the frontier and the seen stories of a previous crawl of ``news``."""
+    """Delete the frontier (with its workers' leases) and the seen stories of a previous crawl of ``news``."""
     stories = list(client.scan_iter(f"{SPIDER}:stories:*"))
-    client.delete(*CRAWL_KEYS, *stories)
+    leases = list(client.scan_iter(f"{SPIDER}:requests:*"))
+    client.delete(*CRAWL_KEYS, *stories, *leases)
 
 
 def seed(client: Any, url: str) -> None:

@@ -10,6 +10,7 @@ from .duplicates import DuplicateStoryPipeline
 from .middlewares import ContentAnnotationMiddleware, ContentSpiderMiddleware
 from .pipelines import ContentExtractionPipeline
 from .redis_watch import RedisWatch
+from .settings import uses_scrapy_redis
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -31,8 +32,8 @@ DUPLICATE_PIPELINE_ORDER = 110
 
 
 class Addon:
-    """Registers the three components (and :class:`~scrapy_cetd.redis_watch.RedisWatch`,
-    which acts in scrapy-redis crawls only); an order already set for any of them is kept.
+    """Registers the three components (and, in scrapy-redis crawls,
+    :class:`~scrapy_cetd.redis_watch.RedisWatch`); an order already set for any of them is kept.
 
     The ``CETD_*`` settings keep their defaults unless the project, the spider's
     ``custom_settings`` or the command line set them.
@@ -63,8 +64,14 @@ class Addon:
         exporters = settings["FEED_EXPORTERS"]  # a BaseSettings: the project's own entries stay
         if hasattr(exporters, "setdefault"):
             exporters.setdefault("parquet", "scrapy_cetd.exporters.ParquetItemExporter", "addon")
-        # Distributed crawls (scrapy-redis): the spider closes once Redis is lost for good.
-        settings.setdefault_in_component_priority_dict("EXTENSIONS", RedisWatch, REDIS_WATCH_ORDER)
+        # Distributed crawls (scrapy-redis): the spider closes once Redis is lost for good, and
+        # local feed files are written item by item (a killed worker keeps what it exported).
+        if uses_scrapy_redis(settings):
+            settings.setdefault_in_component_priority_dict("EXTENSIONS", RedisWatch, REDIS_WATCH_ORDER)
+            storages = settings["FEED_STORAGES"]
+            if hasattr(storages, "setdefault"):
+                for scheme in ("", "file"):
+                    storages.setdefault(scheme, "scrapy_cetd.exporters.ItemByItemFileFeedStorage", "addon")
         if settings.get("CETD_ON_DUPLICATE", "keep") != "keep":  # duplicate stories: flag or drop
             settings.setdefault_in_component_priority_dict(
                 "ITEM_PIPELINES", DuplicateStoryPipeline, DUPLICATE_PIPELINE_ORDER

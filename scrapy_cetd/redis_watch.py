@@ -70,7 +70,7 @@ class RedisWatch:
         settings = crawler.settings
         lost_close = seconds_setting("CETD_REDIS_LOST_CLOSE", settings.get("CETD_REDIS_LOST_CLOSE", DEFAULT_LOST_CLOSE))
         if not lost_close or not uses_scrapy_redis(settings):
-            raise NotConfigured("CETD_REDIS_LOST_CLOSE is 0, or the scheduler is not scrapy-redis's")
+            raise NotConfigured  # without a message: Scrapy logs none for a component switched off
         return cls(crawler, lost_close)
 
     def spider_opened(self) -> None:

@@ -231,10 +231,23 @@ def seconds_setting(name: str, value: Any) -> float:
 
 
 def uses_scrapy_redis(settings: Any) -> bool:
-    """Whether the crawl's ``SCHEDULER`` is scrapy-redis's (a distributed crawl)."""
+    """Whether the crawl's ``SCHEDULER`` is scrapy-redis's or derives from it (a
+    distributed crawl; :class:`~scrapy_cetd.redis_frontier.LeasingScheduler` does)."""
     scheduler = settings.get("SCHEDULER")
-    name = scheduler if isinstance(scheduler, str) else f"{getattr(scheduler, '__module__', '')}."
-    return name.startswith("scrapy_redis.")
+    if isinstance(scheduler, str):
+        if scheduler.startswith("scrapy_redis."):
+            return True
+        from scrapy.utils.misc import load_object
+
+        try:
+            scheduler = load_object(scheduler)
+        except (ImportError, NameError, ValueError):
+            return False  # Scrapy reports a scheduler it cannot load
+    try:
+        from scrapy_redis.scheduler import Scheduler
+    except ImportError:
+        return False
+    return isinstance(scheduler, type) and issubclass(scheduler, Scheduler)
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -136,3 +137,31 @@ def test_a_worker_closes_once_redis_is_lost(tmp_path: Path) -> None:
     assert took < 60, f"the worker took {took:.0f} s to close"
     items = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
     assert 1 <= len(items) < 23  # what was crawled before the end is kept, every line whole
+
+
+def test_a_killed_workers_requests_are_crawled_by_the_other(tmp_path: Path) -> None:
+    """Worker 1 gets SIGKILL mid-crawl: its leased requests go back into the queue once its
+    heartbeat expires, worker 2 crawls them, and the corpus has every article, each line of
+    the dead worker's file whole (scrapy-redis's own scheduler lost them: docs/scaling.md)."""
+    output = tmp_path / "corpus"
+    output.mkdir()
+    with redis_server() as (url, _), serve_sample_site() as base_url:
+        client = redis_client(url)
+        clear_crawl(client)
+        start_url = base_url + START_PATHS["index"]
+        seed(client, start_url)
+        settings = {"DOWNLOAD_DELAY": 0.2, "CETD_LEASE_SECONDS": 3}  # slow enough to be killed mid-crawl
+        workers = [start_worker(i, url, start_url, output, settings) for i in (1, 2)]
+        first = output / "worker-1.jsonl"
+        deadline = time.monotonic() + 120
+        while not (first.exists() and first.stat().st_size) and workers[0].poll() is None:
+            assert time.monotonic() < deadline, "worker 1 wrote no article in 120 s"
+            time.sleep(0.05)
+        workers[0].send_signal(signal.SIGKILL)
+        reports = wait_workers(workers, output, timeout=150)
+    assert reports[0]["returncode"] == -signal.SIGKILL
+    assert reports[1]["stats"].get("finish_reason") == "finished", reports[1]["log"]
+    assert reports[1]["stats"].get("scrapy_cetd/frontier/reclaimed", 0) > 0  # worker 1 held leases
+    urls = [json.loads(line)["url"] for path in (first, output / "worker-2.jsonl")
+            for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(set(urls)) == 23, sorted(urls)

@@ -31,6 +31,10 @@ def test_an_invalid_time_names_the_setting(value: object) -> None:
         RedisWatch.from_crawler(get_crawler(settings_dict={**REDIS, "CETD_REDIS_LOST_CLOSE": value}))
 
 
-def test_the_addon_registers_it() -> None:
-    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}})
-    assert crawler.settings.getdict("EXTENSIONS")[RedisWatch] == 500
+def test_the_addon_registers_it_in_scrapy_redis_crawls() -> None:
+    for scheduler in ("scrapy_redis.scheduler.Scheduler", "scrapy_cetd.redis_frontier.LeasingScheduler"):
+        crawler = get_crawler(settings_dict={**REDIS, "ADDONS": {Addon: 0}, "SCHEDULER": scheduler})
+        assert crawler.settings.getdict("EXTENSIONS")[RedisWatch] == 500
+        assert crawler.settings.getdict("FEED_STORAGES")["file"] == "scrapy_cetd.exporters.ItemByItemFileFeedStorage"
+    plain = get_crawler(settings_dict={"ADDONS": {Addon: 0}})
+    assert RedisWatch not in plain.settings.getdict("EXTENSIONS") and not plain.settings.getdict("FEED_STORAGES")
