@@ -744,6 +744,34 @@ def _heading_text(element: etree._Element) -> str:
     return normalize_space("".join(parts))
 
 
+def _meta_titles(metas: dict[str, list[str]]) -> list[str]:
+    """The page's ``og:title`` and ``twitter:title``."""
+    return [values[0] for key in ("og:title", "twitter:title") if (values := metas.get(key))]
+
+
+def _confirmed_heading(
+    h1_texts: list[str], declared: Iterable[str | None], site_names: Iterable[str | None]
+) -> str | None:
+    """The first ``<h1>`` whose words are those of a declared title (JSON-LD, ``og:title``,
+    ``twitter:title``, ``<title>``) or of its first part ("Introduction - From Zero to
+    QED", "News | Site"), unless they are the site's name, without a site-name suffix
+    (:func:`strip_site_name`) and a Sphinx "¶": the page names its headline twice."""
+    keys = _site_keys(site_names)
+    parts: set[tuple[str, ...]] = set()
+    for title in filter(None, declared):
+        title = normalize_space(_unescape(title) or "")
+        pieces = _TITLE_SEPARATORS.split(title)
+        for piece in (title, pieces[0]):
+            if not _matches_site(_key(piece), keys):
+                parts.add(tuple(_WORD.findall(piece.lower())))
+    parts.discard(())
+    for text in h1_texts:
+        text = _unescape(text.rstrip("¶ ")) or ""
+        if tuple(_WORD.findall(text.lower())) in parts and not _matches_site(_key(text), keys):
+            return strip_site_name(text, site_names)
+    return None
+
+
 def _headline_run(page: Page, h1: int | None) -> int | None:
     """The index of the ``<h1>``'s own text run (or the first run after it), or ``None``."""
     if h1 is None:
@@ -1177,11 +1205,13 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     if (found.get("title") or page.title) != declared_source:  # the microdata's headline
         declared = strip_site_name(found.get("title") or page.title, names)
         declared_words = _title_words(declared)
-    heading = next(filter(None, h1_texts), None)
-    heading = strip_site_name(_unescape(heading), names)
-    if heading and declared and _agreement(heading, declared_words) < _H1_MIN_AGREEMENT:
-        heading = None  # an <h1> unlike the declared title is a section's or the site's heading
-    title = heading or declared
+    title = _confirmed_heading(h1_texts, (found.get("title"), *_meta_titles(metas), page.title), names)
+    if title is None:
+        heading = next(filter(None, h1_texts), None)
+        heading = strip_site_name(_unescape(heading), names)
+        if heading and declared and _agreement(heading, declared_words) < _H1_MIN_AGREEMENT:
+            heading = None  # an <h1> unlike the declared title is a section's or the site's heading
+        title = heading or declared
 
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
     language = _language(root.get("lang")) or _language(root.get("xml:lang")) or found.get("language")

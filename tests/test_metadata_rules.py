@@ -151,3 +151,39 @@ def test_a_short_suffix_after_a_separator_is_dropped() -> None:
     # a second half as long as the first is part of the title
     assert strip_site_name("Cats and dogs: a history of two house pets") == "Cats and dogs: a history of two house pets"
     assert strip_site_name("Electrical safety - Overview of the rules") == "Electrical safety - Overview of the rules"
+
+
+@pytest.mark.parametrize(
+    ("head", "title", "body", "expected"),
+    [
+        # the <h1> is the <title>'s first part: the rest is the site's or the section's
+        ("", "News | National Student Support Accelerator", "<h1>News</h1>", "News"),
+        ("", "Introduction - From Zero to QED", "<h1>From Zero to QED</h1><h1>Introduction</h1>", "Introduction"),
+        # the <h1> is og:title, the JSON-LD headline a summary
+        (
+            ld({"@type": "Article", "headline": "Sample menus"})
+            + '<meta property="og:title" content="7 days of healthy meals">',
+            "7 days of healthy meals - Magazine",
+            "<h1>7 days of healthy meals</h1>",
+            "7 days of healthy meals",
+        ),
+        # a Sphinx heading's "¶"
+        ("", "Quickstart — Flask Documentation (3.1.x)", "<h1>Quickstart¶</h1>", "Quickstart"),
+        # an <h1> with the site's name is not the headline
+        (
+            '<meta property="og:site_name" content="TFH Online Forum">',
+            "Which fish to buy - TFH Online Forum",
+            "<h1>TFH Online Forum</h1><h1>Which fish to buy</h1>",
+            "Which fish to buy",
+        ),
+        # the whole title in the <h1> still loses its short suffix
+        (
+            "",
+            "Best Residential Movers in NYC 2025 | Top 19 Companies",
+            "<h1>Best Residential Movers in NYC 2025 | Top 19 Companies</h1>",
+            "Best Residential Movers in NYC 2025",
+        ),
+    ],
+)
+def test_the_h1_that_a_declared_title_confirms(head: str, title: str, body: str, expected: str) -> None:
+    assert meta_of(head, body, title=title).title == expected
