@@ -187,3 +187,18 @@ def test_a_short_suffix_after_a_separator_is_dropped() -> None:
 )
 def test_the_h1_that_a_declared_title_confirms(head: str, title: str, body: str, expected: str) -> None:
     assert meta_of(head, body, title=title).title == expected
+
+
+@pytest.mark.parametrize(
+    ("post", "expected"),
+    [
+        ('<dt><a class="username" href="/u/1">galitsyn</a></dt>', ["galitsyn"]),  # phpBB
+        ('<div><a class="bigusername" href="/u/2">microfast</a></div>', ["microfast"]),  # vBulletin
+        ('<div class="PostUser"><h3 class="PostUser-name">antonjw</h3></div>', ["antonjw"]),  # Flarum
+        ('<div class="username">Hi <span class="welcome-name"></span></div>', []),  # a greeting
+        ('<span class="username-sign-in">Sign in</span>', []),  # an account menu
+    ],
+)
+def test_a_forum_threads_first_poster_by_user_name_class(post: str, expected: list[str]) -> None:
+    body = f"<h1>Bridge costs double</h1>{post}"
+    assert meta_of(body=body).authors == expected
