@@ -12,7 +12,7 @@ Sources, in order of trust (the first that gives a valid value wins, field by fi
    then a "By NAME" text run);
 6. a date in the URL;
 7. for the author only: the first ``itemprop=author`` near the headline (a forum
-   thread's first post, :func:`_first_microdata_author`), then a signature after the text
+   thread's first post, :func:`_first_in_body`), then a signature after the text
    (:func:`_signed_after_the_text`).
 
 The headline is the ``<h1>`` (or, without one, the ``<h2>``) that agrees with the
@@ -757,19 +757,28 @@ def _confirmed_heading(
     ``twitter:title``, ``<title>``) or of its first part ("Introduction - From Zero to
     QED", "News | Site"), unless they are the site's name, without a site-name suffix
     (:func:`strip_site_name`) and a Sphinx "¶": the page names its headline twice."""
-    keys = _site_keys(site_names)
-    parts: set[tuple[str, ...]] = set()
-    for title in filter(None, declared):
-        title = normalize_space(_unescape(title) or "")
-        pieces = _TITLE_SEPARATORS.split(title)
-        for piece in (title, pieces[0]):
-            if not _matches_site(_key(piece), keys):
-                parts.add(tuple(_WORD.findall(piece.lower())))
-    parts.discard(())
+    headings = []
     for text in h1_texts:
         text = _unescape(text.rstrip("¶ ")) or ""
-        if tuple(_WORD.findall(text.lower())) in parts and not _matches_site(_key(text), keys):
-            return strip_site_name(text, site_names)
+        words = tuple(_WORD.findall(text.lower()))
+        if words:
+            headings.append((text, words))
+    if not headings:
+        return None
+    parts: dict[tuple[str, ...], str] = {}
+    for title in dict.fromkeys(filter(None, declared)):
+        title = _unescape(title) or ""
+        parts.setdefault(tuple(_WORD.findall(title.lower())), title)
+        first = _TITLE_SEPARATORS.split(title, maxsplit=1)[0]
+        if first != title:
+            parts.setdefault(tuple(_WORD.findall(first.lower())), first)
+    keys = None
+    for text, words in headings:
+        part = parts.get(words)
+        if part is not None:
+            keys = _site_keys(site_names) if keys is None else keys
+            if not _matches_site(_key(part), keys) and not _matches_site(_key(text), keys):
+                return strip_site_name(text, site_names)
     return None
 
 
@@ -795,7 +804,9 @@ def _headline_region(page: Page, h1: int | None) -> tuple[int, int]:
     return region, min(page.end[region], region + _REGION_ELEMENTS)
 
 
-def _scan(page: Page, h1: int | None) -> tuple[list[tuple[str, etree._Element]], list[etree._Element]]:
+def _scan(
+    page: Page, h1: int | None
+) -> tuple[list[tuple[str, etree._Element]], list[etree._Element], list[etree._Element]]:
     """The body's microdata properties we read (``itemprop``), and its byline candidates
     (``rel=author``, or a class with "author" or "byline", either case of the first
     letter), in one loop over the page model's elements: on the first 150 dev pages this
@@ -804,6 +815,7 @@ def _scan(page: Page, h1: int | None) -> tuple[list[tuple[str, etree._Element]],
     ``get``: a fifth of its time; first dev half, median 0.316x -> 0.309x lxml's parse)."""
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
+    users: list[etree._Element] = []
     start, stop = _headline_region(page, h1)
     for element, tag in zip(page.elements[start:stop], page.tags[start:stop]):
         prop = element.get(b"itemprop")
@@ -813,7 +825,9 @@ def _scan(page: Page, h1: int | None) -> tuple[list[tuple[str, etree._Element]],
         if (names and ("uthor" in names or "yline" in names)) or (tag == "a" and element.get(b"rel") == "author"):
             if len(bylines) < _MAX_BYLINES:
                 bylines.append(element)
-    return props, bylines
+        elif names and "ser" in names and len(users) < _MAX_BYLINES and _USER_NAME_CLASS.search(names):
+            users.append(element)
+    return props, bylines, users
 
 
 def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, Any]) -> None:
@@ -833,49 +847,58 @@ def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, An
     _put(found, "authors", authors)
 
 
-def _first_microdata_author(page: Page, h1: int | None, scanned: tuple[int, int]) -> list[str]:
-    """The first ``itemprop=author`` (or ``creator``) from :data:`_NEAR_HEADLINE` elements
-    before the headline's region to as many after the headline, when nothing at the
-    headline names the author: a forum thread's first post (whose author block often
-    comes before the thread's ``<h1>``); the ``scanned`` range (:func:`_scan`'s) is skipped.
+def _first_in_body(
+    page: Page, h1: int | None, scanned: tuple[int, int], users: list[etree._Element]
+) -> tuple[list[str], list[str]]:
+    """The first ``itemprop=author`` (or ``creator``), and the first user name (below),
+    from :data:`_NEAR_HEADLINE` elements before the headline's region to as many after the
+    headline, when nothing at the headline names the author: a forum thread's first post
+    (whose author block often comes before the thread's ``<h1>``); the ``scanned`` range
+    (:func:`_scan`'s) is skipped for the microdata and its ``users`` are taken there.
     First dev half, two folds: author 0.832 / 0.853 -> 0.836 / 0.872, false positives
     20 / 27 -> 21 / 27 (from the body's start to 2000 elements after the headline; 500
     and 200 elements, kept, before and after gain the same with one false positive less,
-    at a third of the time); read from the headline on, it gained none."""
+    at a third of the time); read from the headline on, it gained none.
+
+    The user name is an element whose class word ends with "username"
+    (:data:`_USER_NAME_CLASS`) and whose whole text is one name (:func:`clean_author`;
+    greetings and account menus are none), taken failing every other source.  First dev
+    half, two folds: author 0.850 / 0.877 -> 0.864 / 0.886, false positives 21 / 27 ->
+    21 / 27 ("Sign in" and "Hi" were the only ones, before the class word had to end with
+    the user name and "sign in", "account", "hi" became no name words).  Read in the
+    microdata's loop and :func:`_scan`'s, it costs 0.00x lxml's parse more on the median
+    page (run on its own, 0.14x)."""
     start, stop = scanned
     elements = page.elements
     before = elements[max(0, start - _NEAR_HEADLINE) : start]
-    for element in chain(before, elements[stop : max(stop, (h1 or 0) + _NEAR_HEADLINE)]):
+    after = elements[stop : max(stop, (h1 or 0) + _NEAR_HEADLINE)]
+    user: list[str] | None = None
+    for element in chain(before, [None], after):
+        if element is None:  # the headline's region, scanned already
+            for candidate in users if user is None else ():
+                user = _user_name(candidate)
+                if user:
+                    break
+            continue
         prop = element.get(b"itemprop")
         if prop and prop.strip() in ("author", "creator"):
             inner = _ITEMPROP_NAME(element)
-            return clean_author(_value_of(inner[0] if inner else element))
-    return []
+            return clean_author(_value_of(inner[0] if inner else element)), []
+        if not user:
+            names = element.get(b"class")
+            if names and "ser" in names and _USER_NAME_CLASS.search(names):
+                user = _user_name(element)
+    return [], user or []
 
 
 #: A class word that ends with "username" (phpBB's ``username`` and ``username-coloured``,
 #: vBulletin's ``bigusername``, Flarum's ``PostUser-name``); not "username-sign-in".
-_USER_NAME_CLASS = re.compile(rb"user[-_]?name(?:-coloured)?(?:\s|$)", re.IGNORECASE)
+_USER_NAME_CLASS = re.compile(r"[uU]ser[-_]?[nN]ame(?:-coloured)?(?:\s|$)")
 
 
-def _first_user_name(page: Page, h1: int | None, scanned: tuple[int, int]) -> list[str]:
-    """The first element whose class names a user name (phpBB's ``username``, vBulletin's
-    ``bigusername``, Flarum's ``PostUser-name``), read where :func:`_first_microdata_author`
-    reads, when nothing else names the author: a forum thread's first poster.  Its whole
-    text must be one name (:func:`clean_author`; greetings and account menus are none).
-    First dev half, two folds: author 0.850 / 0.877 -> 0.864 / 0.886, false positives
-    21 / 27 -> 21 / 27 ("Sign in" and "Hi" were the only ones, before the class word had to
-    end with the user name and "sign in", "account", "hi" became no name words)."""
-    start, stop = scanned
-    elements = page.elements
-    before = elements[max(0, start - _NEAR_HEADLINE) : start]
-    for element in chain(before, elements[start:stop], elements[stop : max(stop, (h1 or 0) + _NEAR_HEADLINE)]):
-        names = element.get(b"class")
-        if names and _USER_NAME_CLASS.search(names.encode() if isinstance(names, str) else names):
-            text = normalize_space(element_text(element))
-            if clean_author(text) == [text]:  # the whole text is one name ("Hi, My Account" is not)
-                return [text]
-    return []
+def _user_name(element: etree._Element) -> list[str]:
+    text = normalize_space(element_text(element))
+    return [text] if clean_author(text) == [text] else []
 
 
 _NEAR_HEADLINE = 200
@@ -1201,11 +1224,12 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     headline_run = _headline_run(page, h1)
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
+    users: list[etree._Element] = []
     signed_by_site = _signed_by_site(found, names)
     scanned = (0, 0)
     if not (found.get("author_candidates") and found.get("date_published")) or signed_by_site:
         scanned = _headline_region(page, h1)
-        props, bylines = _scan(page, h1)
+        props, bylines, users = _scan(page, h1)
         _from_microdata(props, found)
     if not found.get("date_published"):
         for element in map(page.elements.__getitem__, _first_with_tag(page, "time", _MAX_TIMES)):
@@ -1220,11 +1244,12 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     if not found.get("author_candidates"):
         _put(found, "authors", _author_near_headline(page, headline_run, *DATELINE_RUNS))
     if not found.get("author_candidates"):
-        _put(found, "authors", _first_microdata_author(page, h1, scanned))
-    if not found.get("author_candidates"):
-        _put(found, "authors", _signed_after_the_text(page, headline_run))
-    if not found.get("author_candidates"):
-        _put(found, "authors", _first_user_name(page, h1, scanned))
+        in_microdata, user = _first_in_body(page, h1, scanned, users)
+        _put(found, "authors", in_microdata)
+        if not found.get("author_candidates"):
+            _put(found, "authors", _signed_after_the_text(page, headline_run))
+        if not found.get("author_candidates"):
+            _put(found, "authors", user)
     _check_declared_date(page, headline_run, found)
     if not found.get("date_published"):
         late = _dates_near_headline(page, headline_run, *NEAR_HEADLINE_RUNS, first_only=True)
