@@ -202,3 +202,12 @@ def test_the_h1_that_a_declared_title_confirms(head: str, title: str, body: str,
 def test_a_forum_threads_first_poster_by_user_name_class(post: str, expected: list[str]) -> None:
     body = f"<h1>Bridge costs double</h1>{post}"
     assert meta_of(body=body).authors == expected
+
+
+def test_a_first_part_that_contains_the_site_name_is_the_headline() -> None:
+    title = "Gymshark Arrival T-Shirt - Black | Gymshark"
+    assert strip_site_name(title, ["Gymshark"]) == "Gymshark Arrival T-Shirt - Black"
+    title = "Visual Studio Community | Download Latest Free Version"
+    assert strip_site_name(title, ["Visual Studio"]) == title  # was "Download Latest Free Version"
+    # a later part that contains it is still the site's
+    assert strip_site_name("Why ISO images grow / Arch Linux Forums", ["archlinux"]) == "Why ISO images grow"
