@@ -788,6 +788,17 @@ def _confirmed_heading(
     return None
 
 
+def _dated_copy(heading: str, declared: str) -> bool:
+    """Whether the ``<h1>`` is the declared title with a date written into it ("Dec 18
+    2025 Preparing a transition", "... Posted on July 1, 2024 by infuy"): the declared
+    title is the headline then.  First dev half, two folds: title exact 0.819 / 0.832 ->
+    0.821 / 0.834, token F1 0.925 / 0.927 -> 0.925 / 0.928, none lost."""
+    words = _WORD.findall(declared.lower())
+    if len(words) < 2 or declared.lower() not in heading.lower():
+        return False
+    return parse_date(heading) is not None and parse_date(declared) is None
+
+
 def _headline_run(page: Page, h1: int | None) -> int | None:
     """The index of the ``<h1>``'s own text run (or the first run after it), or ``None``."""
     if h1 is None:
@@ -1270,6 +1281,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         heading = strip_site_name(_unescape(heading), names)
         if heading and declared and _agreement(heading, declared_words) < _H1_MIN_AGREEMENT:
             heading = None  # an <h1> unlike the declared title is a section's or the site's heading
+        elif heading and declared and _dated_copy(heading, declared):
+            heading = None
         title = heading or declared
 
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]

@@ -211,3 +211,17 @@ def test_a_first_part_that_contains_the_site_name_is_the_headline() -> None:
     assert strip_site_name(title, ["Visual Studio"]) == title  # was "Download Latest Free Version"
     # a later part that contains it is still the site's
     assert strip_site_name("Why ISO images grow / Arch Linux Forums", ["archlinux"]) == "Why ISO images grow"
+
+
+@pytest.mark.parametrize(
+    "h1",
+    [
+        "<h1><span>Dec 18 2025</span> Preparing a transition</h1>",
+        "<h1>Preparing a transition <small>Posted on July 1, 2024 by infuy</small></h1>",
+    ],
+)
+def test_a_date_written_into_the_h1_is_not_the_headlines(h1: str) -> None:
+    assert meta_of(body=h1, title="Preparing a transition").title == "Preparing a transition"
+    # a date that is part of the declared title stays
+    h1 = "<h1>Markets on May 3, 2025: live updates</h1>"
+    assert meta_of(body=h1, title="Markets on May 3, 2025").title == "Markets on May 3, 2025: live updates"
