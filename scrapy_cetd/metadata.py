@@ -824,9 +824,12 @@ def _headline_region(page: Page, h1: int | None) -> tuple[int, int]:
 def _scan(
     page: Page, h1: int | None
 ) -> tuple[list[tuple[str, etree._Element]], list[etree._Element], list[etree._Element]]:
-    """The body's microdata properties we read (``itemprop``), and its byline candidates
-    (``rel=author``, or a class with "author" or "byline", either case of the first
-    letter), in one loop over the page model's elements: on the first 150 dev pages this
+    """The body's microdata properties we read (``itemprop``), its byline candidates
+    (``rel=author``, a link to an ``/author/`` page, or a class with "author" or
+    "byline", either case of the first letter) and its user names (:data:`_USER_NAME_CLASS`),
+    in one loop over the page model's elements.  The ``/author/`` link, first dev half,
+    two folds: author 0.864 / 0.886 -> 0.868 / 0.891, false positives unchanged (any
+    ``/author`` in the link added one on each fold).  On the first 150 dev pages this loop
     took a third of the time of two XPath queries with the same tests.  The attribute
     names are bytes, which lxml takes as they are (a ``str`` name is encoded at every
     ``get``: a fifth of its time; first dev half, median 0.316x -> 0.309x lxml's parse)."""
@@ -839,7 +842,9 @@ def _scan(
         if prop and prop.strip() in _MICRODATA_PROPS:
             props.append((prop.strip(), element))
         names = element.get(b"class")
-        if (names and ("uthor" in names or "yline" in names)) or (tag == "a" and element.get(b"rel") == "author"):
+        if (names and ("uthor" in names or "yline" in names)) or (
+            tag == "a" and (element.get(b"rel") == "author" or "/author/" in (element.get(b"href") or ""))
+        ):
             if len(bylines) < _MAX_BYLINES:
                 bylines.append(element)
         elif names and "ser" in names and len(users) < _MAX_BYLINES and _USER_NAME_CLASS.search(names):

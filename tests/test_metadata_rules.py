@@ -225,3 +225,10 @@ def test_a_date_written_into_the_h1_is_not_the_headlines(h1: str) -> None:
     # a date that is part of the declared title stays
     h1 = "<h1>Markets on May 3, 2025: live updates</h1>"
     assert meta_of(body=h1, title="Markets on May 3, 2025").title == "Markets on May 3, 2025: live updates"
+
+
+def test_a_link_to_the_authors_page_is_a_byline() -> None:
+    body = '<h1>Bridge costs double</h1><p><a href="/blog/author/ann-lee-and-bo-chen">Ann Lee and Bo Chen</a></p>'
+    assert meta_of(body=body).authors == ["Ann Lee", "Bo Chen"]
+    # a link to "/authorization" is none
+    assert meta_of(body='<h1>Bridge costs double</h1><a href="/authorization">Card Authorization</a>').authors == []
