@@ -321,8 +321,12 @@ def _merge_authors(values: Iterable[Any]) -> list[str]:
 _TITLE_SEPARATORS = re.compile(r"\s+(?:[|\-–—:·•»«/]|::|~)\s+")
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")  # \w is what str.isalnum() accepts, and "_"
+
+
 def _key(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch.isalnum())
+    """A name's letters and digits in lower case (``"The Motley Fool"``: ``themotleyfool``)."""
+    return _NOT_ALNUM.sub("", text.lower())
 
 
 def strip_site_name(title: str | None, site_names: Iterable[str | None] = ()) -> str | None:
