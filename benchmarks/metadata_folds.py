@@ -2,8 +2,10 @@
 
     python benchmarks/metadata_folds.py ../shared/benchmarks/wcxb-dev --split first-half
     python benchmarks/metadata_folds.py ../shared/benchmarks/wcxb-dev --split first-half --htmldate
+    python benchmarks/metadata_folds.py ../shared/benchmarks/wcxb-dev --split first-half --json rows.json
 
-A rule is kept when it helps both folds (docs/metadata.md): fold 1 is the split's 1st,
+``--json`` writes every page's values and labels (for error analysis on the split tuned
+on).  A rule is kept when it helps both folds (docs/metadata.md): fold 1 is the split's 1st,
 3rd, 5th, ... page, fold 2 the 2nd, 4th, ...  Scores are ``scrapy-cetd evaluate
 --metadata``'s (:mod:`scrapy_cetd.evaluation.metadata`), per fold and for the split.
 
