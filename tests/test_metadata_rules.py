@@ -197,6 +197,8 @@ def test_the_h1_that_a_declared_title_confirms(head: str, title: str, body: str,
         ('<div class="PostUser"><h3 class="PostUser-name">antonjw</h3></div>', ["antonjw"]),  # Flarum
         ('<div class="username">Hi <span class="welcome-name"></span></div>', []),  # a greeting
         ('<span class="username-sign-in">Sign in</span>', []),  # an account menu
+        ('<a class="username">http://spam.example.com</a>', []),  # garbage: a URL
+        ('<a class="username"></a>', []),
     ],
 )
 def test_a_forum_threads_first_poster_by_user_name_class(post: str, expected: list[str]) -> None:
