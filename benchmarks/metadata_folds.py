@@ -2,8 +2,10 @@
 
     python benchmarks/metadata_folds.py ../shared/benchmarks/wcxb-dev --split first-half
     python benchmarks/metadata_folds.py ../shared/benchmarks/wcxb-dev --split first-half --htmldate
+    python benchmarks/metadata_folds.py ../shared/benchmarks/wcxb-dev --split first-half --json rows.json
 
-A rule is kept when it helps both folds (docs/metadata.md): fold 1 is the split's 1st,
+``--json`` writes every page's values and labels (for error analysis on the split tuned
+on).  A rule is kept when it helps both folds (docs/metadata.md): fold 1 is the split's 1st,
 3rd, 5th, ... page, fold 2 the 2nd, 4th, ...  Scores are ``scrapy-cetd evaluate
 --metadata``'s (:mod:`scrapy_cetd.evaluation.metadata`), per fold and for the split.
 
@@ -16,6 +18,7 @@ model's tree is not an ``HtmlElement``), added to the metadata's time on those p
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import statistics
 import time
@@ -74,12 +77,15 @@ def main() -> None:
     parser.add_argument("--split", choices=("first-half", "second-half"), default="first-half")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--htmldate", action="store_true", help="also score htmldate as the last date fallback")
+    parser.add_argument("--json", type=Path, help="write every page's values and labels (for error analysis)")
     args = parser.parse_args()
     dataset = load_dataset(args.dataset)
     pages = select_pages(dataset.pages, split=args.split)
     rows = evaluate_metadata(Path(args.dataset), pages, peers=False, jobs=args.jobs).pages
     if args.htmldate:
         htmldate_fallback(rows, pages)
+    if args.json:
+        args.json.write_text(json.dumps(rows, ensure_ascii=False, indent=1))
     folds = {"fold 1": rows[0::2], "fold 2": rows[1::2], args.split: rows}
     for variant in (False, True) if args.htmldate else (False,):
         print("ours, htmldate as the last date fallback" if variant else "ours")

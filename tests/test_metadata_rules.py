@@ -151,3 +151,86 @@ def test_a_short_suffix_after_a_separator_is_dropped() -> None:
     # a second half as long as the first is part of the title
     assert strip_site_name("Cats and dogs: a history of two house pets") == "Cats and dogs: a history of two house pets"
     assert strip_site_name("Electrical safety - Overview of the rules") == "Electrical safety - Overview of the rules"
+
+
+@pytest.mark.parametrize(
+    ("head", "title", "body", "expected"),
+    [
+        # the <h1> is the <title>'s first part: the rest is the site's or the section's
+        ("", "News | National Student Support Accelerator", "<h1>News</h1>", "News"),
+        ("", "Introduction - From Zero to QED", "<h1>From Zero to QED</h1><h1>Introduction</h1>", "Introduction"),
+        # the <h1> is og:title, the JSON-LD headline a summary
+        (
+            ld({"@type": "Article", "headline": "Sample menus"})
+            + '<meta property="og:title" content="7 days of healthy meals">',
+            "7 days of healthy meals - Magazine",
+            "<h1>7 days of healthy meals</h1>",
+            "7 days of healthy meals",
+        ),
+        # a Sphinx heading's "¶"
+        ("", "Quickstart — Flask Documentation (3.1.x)", "<h1>Quickstart¶</h1>", "Quickstart"),
+        # an <h1> with the site's name is not the headline
+        (
+            '<meta property="og:site_name" content="TFH Online Forum">',
+            "Which fish to buy - TFH Online Forum",
+            "<h1>TFH Online Forum</h1><h1>Which fish to buy</h1>",
+            "Which fish to buy",
+        ),
+        # the whole title in the <h1> still loses its short suffix
+        (
+            "",
+            "Best Residential Movers in NYC 2025 | Top 19 Companies",
+            "<h1>Best Residential Movers in NYC 2025 | Top 19 Companies</h1>",
+            "Best Residential Movers in NYC 2025",
+        ),
+    ],
+)
+def test_the_h1_that_a_declared_title_confirms(head: str, title: str, body: str, expected: str) -> None:
+    assert meta_of(head, body, title=title).title == expected
+
+
+@pytest.mark.parametrize(
+    ("post", "expected"),
+    [
+        ('<dt><a class="username" href="/u/1">galitsyn</a></dt>', ["galitsyn"]),  # phpBB
+        ('<div><a class="bigusername" href="/u/2">microfast</a></div>', ["microfast"]),  # vBulletin
+        ('<div class="PostUser"><h3 class="PostUser-name">antonjw</h3></div>', ["antonjw"]),  # Flarum
+        ('<div class="username">Hi <span class="welcome-name"></span></div>', []),  # a greeting
+        ('<span class="username-sign-in">Sign in</span>', []),  # an account menu
+        ('<a class="username">http://spam.example.com</a>', []),  # garbage: a URL
+        ('<a class="username"></a>', []),
+    ],
+)
+def test_a_forum_threads_first_poster_by_user_name_class(post: str, expected: list[str]) -> None:
+    body = f"<h1>Bridge costs double</h1>{post}"
+    assert meta_of(body=body).authors == expected
+
+
+def test_a_first_part_that_contains_the_site_name_is_the_headline() -> None:
+    title = "Gymshark Arrival T-Shirt - Black | Gymshark"
+    assert strip_site_name(title, ["Gymshark"]) == "Gymshark Arrival T-Shirt - Black"
+    title = "Visual Studio Community | Download Latest Free Version"
+    assert strip_site_name(title, ["Visual Studio"]) == title  # was "Download Latest Free Version"
+    # a later part that contains it is still the site's
+    assert strip_site_name("Why ISO images grow / Arch Linux Forums", ["archlinux"]) == "Why ISO images grow"
+
+
+@pytest.mark.parametrize(
+    "h1",
+    [
+        "<h1><span>Dec 18 2025</span> Preparing a transition</h1>",
+        "<h1>Preparing a transition <small>Posted on July 1, 2024 by infuy</small></h1>",
+    ],
+)
+def test_a_date_written_into_the_h1_is_not_the_headlines(h1: str) -> None:
+    assert meta_of(body=h1, title="Preparing a transition").title == "Preparing a transition"
+    # a date that is part of the declared title stays
+    h1 = "<h1>Markets on May 3, 2025: live updates</h1>"
+    assert meta_of(body=h1, title="Markets on May 3, 2025").title == "Markets on May 3, 2025: live updates"
+
+
+def test_a_link_to_the_authors_page_is_a_byline() -> None:
+    body = '<h1>Bridge costs double</h1><p><a href="/blog/author/ann-lee-and-bo-chen">Ann Lee and Bo Chen</a></p>'
+    assert meta_of(body=body).authors == ["Ann Lee", "Bo Chen"]
+    # a link to "/authorization" is none
+    assert meta_of(body='<h1>Bridge costs double</h1><a href="/authorization">Card Authorization</a>').authors == []
