@@ -294,3 +294,60 @@ def test_legal_lines_at_the_story_end_are_out_of_the_text() -> None:
     assert lines(extract(story_page(last=legal)).text) == STORY
     assert plus.is_legal("© 2025 The Gazette") and plus.is_legal("Text and photos: all rights reserved.")
     assert not plus.is_legal("The copyright office said on Monday it would review the case.")
+
+
+STANDFIRST = (
+    "The old wall has kept the sea out of the town for two hundred years; now, after a "
+    "spring of cracks and a summer of reports, the council has found the money to rebuild it."
+)
+
+
+def test_a_labelled_standfirst_is_out_of_the_text() -> None:
+    html = news_page(before_body=f"<div class='post-excerpt'><p>{STANDFIRST}</p></div>")
+    assert lines(extract(html).text) == STORY
+    assert labels.label_of("entry-standfirst") == labels.label_of("article-dek") == labels.ARTICLE_NOISE
+    # Without the label the same summary is kept: the label is what removes it.
+    assert lines(extract(html.replace("post-excerpt", "box")).text) == [STANDFIRST, *STORY]
+
+
+def test_a_long_standfirst_before_the_byline_is_out_of_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A short story (four paragraphs) under a long standfirst: the header holds more than
+    # 15% of the story's characters, less than 30% (rule 12's HEADER_MAX_SHARE).
+    story = STORY[:4]
+    body = "".join(f"<p>{p}</p>" for p in story)
+    html = (
+        f"<html><head><title>{HEADLINE}</title></head><body><main><article>"
+        f"<div class='intro'><p>{STANDFIRST}</p></div><p class='byline'>By Ann Lee</p>"
+        f"<div class='story'>{body}</div></article></main></body></html>"
+    )
+    assert lines(extract(html).text) == story
+    monkeypatch.setattr(plus, "HEADER_MAX_SHARE", 0.15)  # the old guard: the standfirst stays
+    assert STANDFIRST in extract(html).text
+
+
+def slotted_page(post_content: str) -> str:
+    """A story in the middle one of three layout slots sharing a class, ending with a promo."""
+    body = "".join(f"<p>{p}</p>" for p in STORY)
+    promo = "<div class='cta-box'><p>Book a free harbour tour with our partners today and save.</p></div>"
+    return (
+        f"<html><head><title>{HEADLINE}</title></head><body><main>"
+        "<div class='module-slot'><span>Menu</span></div>"
+        f"<div class='module-slot'><article><div class='story'>{body}{promo}</div></article></div>"
+        f"<div class='module-slot'>{post_content}</div></main></body></html>"
+    )
+
+
+def test_layout_slots_sharing_a_class_are_not_a_listing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The other slots hold almost no text: the story stands alone, so the article rules
+    # (here the article-only promo label) apply.
+    html = slotted_page("<p>Back to top</p>")
+    result = extract(html, diagnostics=True)
+    assert lines(result.text) == STORY
+    assert "peers_ignored" in result.diagnostics
+    monkeypatch.setattr(plus, "PEER_MIN_SHARE", 0)  # the check off: a "repeated group"
+    assert "Book a free harbour tour" in extract(html).text
+    monkeypatch.undo()
+    # Slots holding comparable text are a repeated group still (a listing, a forum thread).
+    other = "".join(f"<p>{p.replace('Paragraph', 'Item')}</p>" for p in STORY[:3])
+    result = extract(slotted_page(other), diagnostics=True)
+    assert "peers_ignored" not in result.diagnostics and result.diagnostics["peer_items"] == 3
