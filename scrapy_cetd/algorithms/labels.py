@@ -57,12 +57,7 @@ NOISE_STEMS: tuple[str, ...] = (
 #: overall F1 0.8859 / 0.8861 -> 0.8863 / 0.8864, articles 0.9597 / 0.9562 -> 0.9600 /
 #: 0.9564, other pages up on both.  As noise stems, ``cta`` and ``promo`` lowered the
 #: other pages (product and service pages: the call to action is their content).
-#: The standfirst (``excerpt``, ``standfirst``, ``dek``: a story's summary under its headline,
-#: which the text leaves out as it leaves out the headline) was added in issue 14's
-#: precision pass: article shingle F1 0.9548 / 0.9515 -> 0.9548 / 0.9518 (odd / even),
-#: other pages 0.7806 / 0.7958 -> 0.7810 / 0.7958; ``standfirst`` and ``dek`` (the
-#: British and the American newsroom word) change no dev page.
-ARTICLE_NOISE_STEMS: tuple[str, ...] = ("cta", "promo", "teaser", "disclaimer", "excerpt", "standfirst", "dek")
+ARTICLE_NOISE_STEMS: tuple[str, ...] = ("cta", "promo", "teaser", "disclaimer")
 
 _WORDS = re.compile(r"[a-z]+")
 _cache: dict[str, str | None] = {}

@@ -124,14 +124,6 @@ PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
 #: a comment or review is an item of at most this share of the top block's characters.
 PROSE_MIN_PARAGRAPHS = 5
 ITEM_MAX_SHARE = 0.25
-#: Rule 4b: a repeated group holds the top block only if its other items hold at least this
-#: share of the characters of the top block's item.  A layout's slots often share a class
-#: (``div.module-slot`` as pre-content, content and post-content): when the top block's
-#: slot holds nearly all the text, that is no listing, and the page is read as a lone
-#: story.  On the tuning half (``--folds``): article shingle precision 0.9366 / 0.9393 ->
-#: 0.9370 / 0.9393 (odd / even), recall unchanged; 7 articles and 2 forum pages up, 1
-#: product page down.  0 turns the check off.
-PEER_MIN_SHARE = 0.05
 #: Rule 9: a part labelled as noise (not as comments) is removed only if it holds at most
 #: this share of the top block's characters.
 NOISE_MAX_SHARE = 0.5
@@ -145,11 +137,8 @@ LABELLED_TAGS = frozenset("article aside div dl figure footer form h1 header nav
 _SCANNED_TAGS = BLOCK_TAGS | LABELLED_TAGS
 #: Rule 12: class words of a byline, the end of a story's header.
 _BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
-#: ... when those blocks hold at most this share of the top block's characters (0.15 until
-#: issue 14's precision pass: a short story under a long standfirst kept it; 0.3 on the
-#: tuning half, ``--folds``: article shingle F1 0.9548 / 0.9515 -> 0.9548 / 0.9521,
-#: other pages 0.7806 / 0.7958 -> 0.7807 / 0.7958; 0.5 lowered the other pages).
-HEADER_MAX_SHARE = 0.3
+#: ... when those blocks hold at most this share of the top block's characters.
+HEADER_MAX_SHARE = 0.15
 #: ... and inside the top block, among its first children, a byline of at most this length.
 HEADER_CHILDREN = 4
 #: ... and before the top block, the byline is looked for among this many elements.
@@ -498,12 +487,6 @@ def filter_blocks(
             inside = (start, end[start])
     groups = _Groups(page, top, peer_min)
     peers = groups.peers() if peer_min else []
-    if peers:
-        chars = page.chars
-        own = next(chars[p] for p in peers if p <= top < end[p])
-        if sum(chars[p] for p in peers) - own < PEER_MIN_SHARE * own:
-            info["peers_ignored"] = "the top block's item holds nearly all its group's text"
-            peers = []
     peer_ends = [end[p] for p in peers]  # ends, sorted as the peers are
     if peers:
         info["peer_items"] = len(peers)
@@ -614,14 +597,7 @@ def _after_story_header(page: Page, kept: list[int], top: int, title: str, info:
     if marker < 0:
         return kept
     header = [b for b in kept if b <= marker]
-    chars, end = page.chars, page.end
-    size = 0
-    covered = 0
-    for b in header:  # in document order: a block nested in one counted is not counted again
-        if b >= covered:
-            size += chars[b]
-            covered = end[b]
-    if size > HEADER_MAX_SHARE * chars[top]:
+    if sum(page.chars[b] for b in header) > HEADER_MAX_SHARE * page.chars[top]:
         return kept
     if header:
         info["story_header"] = _Named(header)
