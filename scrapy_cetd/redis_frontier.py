@@ -44,7 +44,7 @@ from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
-from .settings import seconds_setting
+from .settings import InvalidSetting, seconds_setting
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -116,10 +116,11 @@ class LeasingScheduler(Scheduler):
 
     @classmethod
     def from_settings(cls, settings: Any) -> LeasingScheduler:
+        lease_seconds = seconds_setting("CETD_LEASE_SECONDS", settings.get("CETD_LEASE_SECONDS", DEFAULT_LEASE_SECONDS))
+        if not lease_seconds:
+            raise InvalidSetting("CETD_LEASE_SECONDS: expected seconds > 0, got 0")
         scheduler = super().from_settings(settings)
-        scheduler.lease_seconds = seconds_setting(
-            "CETD_LEASE_SECONDS", settings.get("CETD_LEASE_SECONDS", DEFAULT_LEASE_SECONDS)
-        ) or DEFAULT_LEASE_SECONDS
+        scheduler.lease_seconds = lease_seconds
         return scheduler
 
     def open(self, spider: Spider) -> None:
@@ -207,9 +208,7 @@ class LeasingScheduler(Scheduler):
         try:
             gc.collect()  # requests held only in reference cycles are freed, so released
             self._release_done()
-            pipe = self.server.pipeline()
-            pipe.delete(self.alive_key)
-            pipe.execute()
+            self.server.delete(self.alive_key)
             moved = self._reclaim(keys=[self.workers_key, self.queue.key], args=[self.queue.key])
             if moved:
                 logger.warning("%d unfinished requests put back into the queue", moved)

@@ -165,3 +165,17 @@ def test_a_killed_workers_requests_are_crawled_by_the_other(tmp_path: Path) -> N
     urls = [json.loads(line)["url"] for path in (first, output / "worker-2.jsonl")
             for line in path.read_text(encoding="utf-8").splitlines()]
     assert len(set(urls)) == 23, sorted(urls)
+
+
+@pytest.mark.parametrize("value", [0, -3, "soon"])
+def test_an_invalid_lease_time_names_the_setting(value: object) -> None:
+    from scrapy.settings import Settings
+
+    from scrapy_cetd.redis_frontier import LeasingScheduler
+    from scrapy_cetd.settings import InvalidSetting
+
+    with redis_server() as (url, _):
+        base = {"REDIS_URL": url, "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter"}
+        with pytest.raises(InvalidSetting, match="^CETD_LEASE_SECONDS: expected seconds"):
+            LeasingScheduler.from_settings(Settings({**base, "CETD_LEASE_SECONDS": value}))
+        assert LeasingScheduler.from_settings(Settings({**base, "CETD_LEASE_SECONDS": "4"})).lease_seconds == 4
