@@ -5,11 +5,11 @@
 Starts ``redis-server`` on a free loopback port (unless ``--redis-url`` names a running
 Redis), serves ``sample_site/`` on 127.0.0.1 as ``run_offline.py`` does, clears the crawl's
 keys, seeds ``news:start_urls`` with the start page, and runs N processes of the ``news``
-spider with ``news_corpus.distributed_settings`` (scrapy-redis's scheduler and dupefilter,
-duplicate stories dropped in Redis).  Waits until every worker has finished (a worker stops
+spider with ``news_corpus.distributed_settings`` (scrapy-redis's dupefilter and its scheduler
+with leased requests, duplicate stories dropped in Redis).  Waits until every worker has finished (a worker stops
 after ``MAX_IDLE_TIME_BEFORE_CLOSE`` idle seconds), then prints pages and items per worker
 and the duplicates dropped.  Worker N writes ``output/distributed/worker-N.jsonl`` (and its
-Scrapy stats to ``worker-N.stats.json``).
+Scrapy stats to ``worker-N.stats.json``, its log to ``worker-N.log``).
 ``make crawl-distributed WORKERS=2`` runs this.
 """
 
@@ -104,10 +104,15 @@ def start_worker(
         "index": index, "redis_url": redis_url, "start_url": start_url, "output": str(output),
         "settings": settings, "spider_args": spider_args,
     }
-    return subprocess.Popen(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    output.mkdir(parents=True, exist_ok=True)
+    # The log goes to a file, not a pipe: a pipe that nobody reads while another worker is
+    # waited for fills up (Redis errors log a traceback per scheduler call), and the worker
+    # then blocks on writing its log, its reactor stopped.
+    with (output / f"worker-{index}.log").open("w", encoding="utf-8") as log:
+        return subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
+            stdout=subprocess.PIPE, stderr=log, text=True,
+        )
 
 
 def run_workers(
@@ -127,14 +132,15 @@ def wait_workers(workers: Sequence[subprocess.Popen[str]], output: Path, timeout
     reports = []
     for index, worker in enumerate(workers, start=1):
         try:
-            stdout, stderr = worker.communicate(timeout=timeout)
+            stdout, _ = worker.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             worker.kill()
-            stdout, stderr = worker.communicate()
+            stdout, _ = worker.communicate()
+        log = (output / f"worker-{index}.log").read_text(encoding="utf-8", errors="replace")
         lines = stdout.strip().splitlines()
         stats = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
         (output / f"worker-{index}.stats.json").write_text(json.dumps(stats, indent=1), encoding="utf-8")
-        reports.append({"worker": index, "returncode": worker.returncode, "stats": stats, "log": stderr[-3000:]})
+        reports.append({"worker": index, "returncode": worker.returncode, "stats": stats, "log": log[-3000:]})
     return reports
 
 
@@ -164,7 +170,7 @@ def crawl(args: argparse.Namespace, redis_url: str) -> int:
     client = redis_client(redis_url)
     clear_crawl(client)
     output = args.output.resolve()
-    for old in [*output.glob("worker-*.jsonl"), *output.glob("worker-*.stats.json")]:
+    for old in [*output.glob("worker-*.jsonl"), *output.glob("worker-*.stats.json"), *output.glob("worker-*.log")]:
         old.unlink()
     with serve_sample_site() as base_url:
         start_url = base_url + START_PATHS[args.start]
