@@ -91,8 +91,10 @@ _URL_UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f\ud800-\udfff]")
 #: outputs drop them, except vertical tab and form feed, which separate words (as Python's
 #: ``str.split`` reads them) and become spaces, so text, HTML and Markdown keep the same words.
 _OUTPUT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_SEPARATING_CONTROLS = re.compile(r"[\x0b\x0c]")
-_INVISIBLE_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def _displayed_char(match: re.Match[str]) -> str:
+    return " " if match.group() in "\x0b\x0c" else ""
 
 
 def displayed_text(text: str) -> str:
@@ -100,7 +102,7 @@ def displayed_text(text: str) -> str:
     :data:`_OUTPUT_CONTROLS`); the string itself when it has none (one search)."""
     if _OUTPUT_CONTROLS.search(text) is None:
         return text
-    return _INVISIBLE_CONTROLS.sub("", _SEPARATING_CONTROLS.sub(" ", text))
+    return _OUTPUT_CONTROLS.sub(_displayed_char, text)
 
 
 def _percent_encoded(match: re.Match[str]) -> str:
