@@ -210,23 +210,19 @@ def _timeout(value: Any) -> float | None:
     """``CETD_TIMEOUT``: seconds (> 0) per page in a worker; ``0`` or ``None``: no limit."""
     if value is None:
         return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        number = math.nan
-    if isinstance(value, bool) or math.isnan(number) or number < 0:
-        raise InvalidSetting(f"CETD_TIMEOUT: expected seconds (a number >= 0, 0 for no limit), got {value!r}")
-    return number or None
+    return seconds_setting("CETD_TIMEOUT", value, zero="no limit") or None
 
 
-def seconds_setting(name: str, value: Any) -> float:
-    """A duration setting: seconds, a finite number >= 0 (``0``: off)."""
+def seconds_setting(name: str, value: Any, zero: str = "off") -> float:
+    """A duration setting: seconds, a finite number >= 0 (``0`` means ``zero``).  Infinity
+    is refused: the waits that take these durations cannot (``wait(..., inf)`` raises
+    ``OverflowError``)."""
     try:
         number = float(value)
     except (TypeError, ValueError):
         number = math.nan
     if isinstance(value, bool) or not 0 <= number < math.inf:
-        raise InvalidSetting(f"{name}: expected seconds (a number >= 0, 0 for off), got {value!r}")
+        raise InvalidSetting(f"{name}: expected seconds (a number >= 0, 0 for {zero}), got {value!r}")
     return number
 
 

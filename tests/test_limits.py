@@ -44,6 +44,7 @@ def test_pages_over_the_element_limit_are_skipped_with_a_reason() -> None:
         ({"CETD_WORKERS": 100_000}, f"CETD_WORKERS: expected at most {MAX_WORKERS} worker processes"),
         ({"CETD_TIMEOUT": "soon"}, "CETD_TIMEOUT: expected seconds"),
         ({"CETD_TIMEOUT": -1}, "CETD_TIMEOUT: expected seconds"),
+        ({"CETD_TIMEOUT": "inf"}, "CETD_TIMEOUT: expected seconds (a number >= 0, 0 for no limit)"),
         ({"CETD_MAX_ELEMENTS": -5}, "CETD_MAX_ELEMENTS: expected a whole number >= 0"),
     ],
 )
