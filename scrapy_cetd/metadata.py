@@ -908,7 +908,7 @@ def _first_in_body(
     user: list[str] | None = None
     for element in chain(before, [None], after):
         if element is None:  # the headline's region, scanned already
-            for candidate in users if user is None else ():
+            for candidate in users if not user else ():
                 user = _user_name(candidate)
                 if user:
                     break
@@ -930,7 +930,7 @@ _USER_NAME_CLASS = re.compile(r"[uU]ser[-_]?[nN]ame(?:-coloured)?(?:\s|$)")
 
 
 def _user_name(element: etree._Element) -> list[str]:
-    text = normalize_space(element_text(element))
+    text = element_text(element)
     return [text] if clean_author(text) == [text] else []
 
 

@@ -206,6 +206,16 @@ def test_a_forum_threads_first_poster_by_user_name_class(post: str, expected: li
     assert meta_of(body=body).authors == expected
 
 
+def test_a_user_name_class_without_a_name_before_the_headline_is_passed_over() -> None:
+    """The greeting of an account menu before the thread does not hide its first poster."""
+    body = (
+        '<header><div class="username">Hi</div></header>'
+        + '<main><div><div><div><h1>Bridge costs double</h1><a class="username" href="/u/1">galitsyn</a>'
+        + "</div></div></div></main>"
+    )
+    assert meta_of(body=body).authors == ["galitsyn"]
+
+
 def test_a_first_part_that_contains_the_site_name_is_the_headline() -> None:
     title = "Gymshark Arrival T-Shirt - Black | Gymshark"
     assert strip_site_name(title, ["Gymshark"]) == "Gymshark Arrival T-Shirt - Black"
