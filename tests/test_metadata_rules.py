@@ -53,6 +53,22 @@ def test_without_h1_the_dateline_is_read_at_the_h2_that_agrees_with_the_title() 
     assert meta_of(body="<h2>Latest</h2><p>December 17, 2025</p>").date_published is None
 
 
+def test_without_h1_or_h2_the_dateline_is_read_at_the_h3_or_h4_that_agrees_with_the_title() -> None:
+    body = "<h4>Latest</h4><h4>Bridge costs double</h4><p>BRISTOL, Dec 20, 2025 - The</p>"
+    assert meta_of(body=body).date_published == "2025-12-20"
+    # a heading unlike the title is no headline: no dateline, no date
+    assert meta_of(body="<h4>Latest</h4><p>BRISTOL, Dec 20, 2025 - The</p>").date_published is None
+
+
+def test_a_published_label_anywhere_after_the_headline_when_nothing_else_dates_the_page() -> None:
+    filler = "".join(f"<p>Paragraph {k} of the story about the bridge.</p>" for k in range(80))
+    labelled = f"<h1>Bridge costs double</h1>{filler}<div><p>Published</p><p>Feb 2, 2023</p></div>"
+    assert meta_of(body=labelled).date_published == "2023-02-02"
+    # an unlabelled date that far from the headline is no publish date
+    unlabelled = f"<h1>Bridge costs double</h1>{filler}<div><p>Feb 2, 2023</p></div>"
+    assert meta_of(body=unlabelled).date_published is None
+
+
 def test_other_meta_names_for_the_publish_date() -> None:
     assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
         "2025-05-27T06:03:43+00:00"
