@@ -91,18 +91,18 @@ _MONTHS = {
     name: number
     for number, names in enumerate(
         (
-            "jan january janv janvier jän jänner januar enero ene gennaio gen janeiro",
-            "feb february febr februar fév févr février febrero febbraio fevereiro fev",
-            "mar march mär märz mars marzo março",
-            "apr april avr avril abril abr aprile",
-            "may mai mayo maggio mag maio",
-            "jun june juin juni junio giugno giu junho",
-            "jul july juil juillet juli julio luglio lug julho",
-            "aug august août agosto ago",
-            "sep sept september septembre septiembre settembre set setembro",
-            "oct october okt oktober octobre octubre ottobre ott outubro out",
-            "nov november novembre noviembre novembro",
-            "dec december dez dezember déc décembre diciembre dic dicembre dezembro",
+            "jan january janv janvier jän jänner januar enero ene gennaio gen janeiro januari января stycznia",
+            "feb february febr februar fév févr février febrero febbraio fevereiro fev februari февраля lutego",
+            "mar march mär märz mars marzo março maart marts марта marca",
+            "apr april avr avril abril abr aprile апреля kwietnia",
+            "may mai mayo maggio mag maio mei maj мая maja",
+            "jun june juin juni junio giugno giu junho июня czerwca",
+            "jul july juil juillet juli julio luglio lug julho июля lipca",
+            "aug august août agosto ago augustus augusti августа sierpnia",
+            "sep sept september septembre septiembre settembre set setembro сентября września",
+            "oct october okt oktober octobre octubre ottobre ott outubro out октября października",
+            "nov november novembre noviembre novembro ноября listopada",
+            "dec december dez dezember déc décembre diciembre dic dicembre dezembro desember декабря grudnia",
         ),
         1,
     )
@@ -125,6 +125,8 @@ _TEXT_DATES = (
 )
 _NUMERIC_DATES = (
     re.compile(r"\b(?P<y>(?:19|20)\d\d)[/.](?P<m>[01]?\d)[/.](?P<d>[0-3]?\d)\b"),
+    # 2025年12月20日 (Chinese, Japanese), 2025년 12월 20일 (Korean)
+    re.compile(r"(?P<y>(?:19|20)\d\d)\s*[年년]\s*(?P<m>[01]?\d)\s*[月월]\s*(?P<d>[0-3]?\d)\s*[日일]"),
     re.compile(r"\b(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)\b"),
 )
 #: ``12/19/2025``, ``19/12/2025``, ``11-29-2024``: month and day in either order, read only
@@ -156,8 +158,9 @@ def _valid_day(year: int, month: int, day: int) -> date | None:
 def parse_date(text: Any) -> str | None:
     """An ISO 8601 date (``YYYY-MM-DD``) or datetime with offset from ``text``; ``None``
     when it holds no valid date.  Reads ISO 8601 (basic or extended), ``YYYY/MM/DD``,
-    ``DD.MM.YYYY`` and dates with month names (English, French, German, Spanish,
-    Italian, Portuguese)."""
+    ``DD.MM.YYYY``, ``YYYY年MM月DD日`` (and Korean ``년 월 일``) and dates with month names
+    (English, French, German, Spanish, Italian, Portuguese, Dutch, the Scandinavian
+    languages, Polish and Russian in the genitive: "20 grudnia 2025", "20 декабря 2025")."""
     if not isinstance(text, str):
         return None
     text = text.strip()[:200]

@@ -35,6 +35,12 @@ def meta_of(head: str = "", body: str = "", title: str = "Bridge costs double", 
         ("| Updated on 19-Dec-2025", "2025-12-19"),
         ("on 04-ago-2021 5:11:10", "2021-08-04"),  # Spanish "agosto", abbreviated
         ("13/14/2024", None),
+        ("发布时间：2024年3月5日 10:00", "2024-03-05"),  # Chinese and Japanese
+        ("2025년 12월 20일", "2025-12-20"),  # Korean
+        ("20 декабря 2025 г.", "2025-12-20"),  # Russian, Polish: the month in the genitive
+        ("20 grudnia 2025", "2025-12-20"),
+        ("3 maart 2024", "2024-03-03"),  # Dutch, Swedish
+        ("12 augusti 2023", "2023-08-12"),
     ],
 )
 def test_numeric_dates_in_either_order_and_dashed_month_names(text: str, expected: str | None) -> None:
