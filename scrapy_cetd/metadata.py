@@ -955,11 +955,40 @@ def _dates_near_headline(
     for k in range(max(0, start - before), min(len(texts), start + after + 1)):
         if len(texts[k]) <= _DATELINE_MAX_CHARS and _DIGIT.search(texts[k]):
             value = parse_date(texts[k])
-            if value:
+            if value and not _labelled_as_other_date(texts, k):
                 dates.append(value)
                 if first_only:
                     break
     return dates
+
+
+#: Labels of dates that are not the page's: a member's, the last reply's (forum threads:
+#: "Joined Nov 4, 2011", "last post by" NAME DATE), in the dateline and on ``<time>``.  First
+#: dev half, two folds: date 0.914 / 0.938 -> 0.918 / 0.951, false positives unchanged.
+_OTHER_DATE_LABEL = re.compile(
+    r"(?:joined|member since|registered|last (?:post|reply|activity|seen|visit)|latest (?:post|reply))\b",
+    re.IGNORECASE,
+)
+
+
+def _labelled_as_other_date(texts: list[str], k: int) -> bool:
+    """Whether run ``k``'s date has a label of :data:`_OTHER_DATE_LABEL`: in the run, or
+    in one of the three before it up to the nearest run with a digit (another date, a count)."""
+    for j in range(k, max(-1, k - 4), -1):
+        if _OTHER_DATE_LABEL.match(texts[j]):
+            return True
+        if j < k and _DIGIT.search(texts[j]):
+            return False
+    return False
+
+
+def _time_labelled_as_other_date(page: Page, k: int) -> bool:
+    """Whether the ``<time>`` element ``k``'s text run has a label of :data:`_OTHER_DATE_LABEL`."""
+    try:
+        run = page.run_key.index(2 * k)
+    except ValueError:
+        return False
+    return _labelled_as_other_date(page.run_collapsed, run)
 
 
 _PUBLISHED_LABEL = re.compile(r"^(?:first\s+)?(?:published|posted|created)(?:\s+on)?\s*:?(?:\s|$)", re.IGNORECASE)
@@ -1271,9 +1300,10 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         props, bylines, users = _scan(page, h1, not found.get("author_candidates") or signed_by_site)
         _from_microdata(props, found)
     if not found.get("date_published"):
-        for element in map(page.elements.__getitem__, _first_with_tag(page, "time", _MAX_TIMES)):
+        for k in _first_with_tag(page, "time", _MAX_TIMES):
+            element = page.elements[k]
             value = parse_date(element.get("datetime") or element_text(element))
-            if value:
+            if value and not _time_labelled_as_other_date(page, k):
                 found["date_published"] = value
                 break
     if signed_by_site:

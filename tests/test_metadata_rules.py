@@ -75,6 +75,21 @@ def test_a_published_label_anywhere_after_the_headline_when_nothing_else_dates_t
     assert meta_of(body=unlabelled).date_published is None
 
 
+def test_a_members_join_date_is_not_the_publish_date() -> None:
+    body = "<h1>Bridge costs double</h1><p>ann_lee</p><p>Joined:</p><p>Nov 4, 2011</p><p>Dec 18, 2025</p>"
+    assert meta_of(body=body).date_published == "2025-12-18"
+    # the same dates without the label: the first one shown is taken
+    unlabelled = "<h1>Bridge costs double</h1><p>ann_lee</p><p>Nov 4, 2011</p><p>Dec 18, 2025</p>"
+    assert meta_of(body=unlabelled).date_published == "2011-11-04"
+
+
+def test_the_last_replys_time_is_not_the_threads_date() -> None:
+    last_reply = '<p>last post by</p><a href="/m/ggery">ggery</a><time datetime="2024-09-26">Sep 26</time>'
+    first_post = '<p>JosephF</p><p>Discussion starter</p><time datetime="2024-01-03T11:23:42-05:00">Jan 3</time>'
+    body = f"<h1>Bridge costs double</h1>{last_reply}{first_post}"
+    assert meta_of(body=body).date_published == "2024-01-03T11:23:42-05:00"
+
+
 def test_other_meta_names_for_the_publish_date() -> None:
     assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
         "2025-05-27T06:03:43+00:00"
