@@ -90,6 +90,15 @@ def test_the_last_replys_time_is_not_the_threads_date() -> None:
     assert meta_of(body=body).date_published == "2024-01-03T11:23:42-05:00"
 
 
+def test_a_byline_at_the_headline_naming_someone_else_goes_before_the_declared_author() -> None:
+    head = '<meta name="author" content="Luke Daigle">'
+    body = "<h1>Bridge costs double</h1><p>November 3, 2023</p><p>By: Paul Fenaroli</p>"
+    assert meta_of(head, body).authors == ["Paul Fenaroli"]
+    # the declared author shown: it stays; a one-word name (a user name) does not go first
+    assert meta_of(head, "<h1>Bridge costs double</h1><p>By Luke Daigle</p>").authors == ["Luke Daigle"]
+    assert meta_of(head, "<h1>Bridge costs double</h1><p>By LukeD</p>").authors == ["Luke Daigle"]
+
+
 def test_other_meta_names_for_the_publish_date() -> None:
     assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
         "2025-05-27T06:03:43+00:00"
