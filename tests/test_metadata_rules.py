@@ -99,6 +99,24 @@ def test_a_byline_at_the_headline_naming_someone_else_goes_before_the_declared_a
     assert meta_of(head, "<h1>Bridge costs double</h1><p>By LukeD</p>").authors == ["Luke Daigle"]
 
 
+@pytest.mark.parametrize(
+    ("dateline", "expected"),
+    [
+        ("<span>Dec 17, 2025</span><span>Julian K. Arni</span>", ["Julian K. Arni"]),
+        ("<span>Trond Teigen</span><span>·</span><span>17 December 2025</span>", ["Trond Teigen"]),
+        ("<span>Dec 17, 2025</span><span>Ann Lee and Bo Chen</span>", ["Ann Lee", "Bo Chen"]),
+        # controls: a category link, the site's name, a title, a menu button, a sentence
+        ('<span>Dec 17, 2025</span><a href="/category/news/">Local News</a>', []),
+        ("<span>Dec 17, 2025</span><span>The Daily Courier</span>", []),
+        ("<span>Dec 17, 2025</span><span>Bridge Costs</span>", []),
+        ("<span>Dec 17, 2025</span><button>Developer Tools</button>", []),
+        ("<span>Dec 17, 2025</span><span>Read the Story</span>", []),
+    ],
+)
+def test_a_name_beside_the_datelines_date(dateline: str, expected: list[str]) -> None:
+    assert meta_of(body=f"<h1>Bridge costs double</h1>{dateline}").authors == expected
+
+
 def test_other_meta_names_for_the_publish_date() -> None:
     assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
         "2025-05-27T06:03:43+00:00"
