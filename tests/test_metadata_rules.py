@@ -117,6 +117,14 @@ def test_a_name_beside_the_datelines_date(dateline: str, expected: list[str]) ->
     assert meta_of(body=f"<h1>Bridge costs double</h1>{dateline}").authors == expected
 
 
+@pytest.mark.parametrize("name", ["review-author", "woocommerce-review__author", "comment-author", "Quote_author"])
+def test_a_reviewers_or_commenters_name_is_no_byline(name: str) -> None:
+    assert meta_of(body=f'<h1>Bridge costs double</h1><span class="{name}">Laura Blake</span>').authors == []
+    # the control: the same name in a byline
+    byline = '<h1>Bridge costs double</h1><span class="author">Laura Blake</span>'
+    assert meta_of(body=byline).authors == ["Laura Blake"]
+
+
 def test_other_meta_names_for_the_publish_date() -> None:
     assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
         "2025-05-27T06:03:43+00:00"
