@@ -125,6 +125,21 @@ def test_a_reviewers_or_commenters_name_is_no_byline(name: str) -> None:
     assert meta_of(body=byline).authors == ["Laura Blake"]
 
 
+@pytest.mark.parametrize(
+    ("heading", "expected"),
+    [
+        ('<h1 class="menu-title">The Rust Programming Language</h1>', "What is Ownership?"),
+        ('<h1><a href="https://book.example/">The Rust Programming Language</a></h1>', "What is Ownership?"),
+        ('<h1 class="site-title"><a href="/">The Rust Programming Language</a></h1>', "What is Ownership?"),
+        # the control: an <h1> that does not say it is the site's name is the headline
+        ('<h1 class="website-heading">The Rust Programming Language</h1>', "The Rust Programming Language"),
+    ],
+)
+def test_an_h1_naming_the_site_is_no_title_and_is_dropped_from_it(heading: str, expected: str) -> None:
+    title = "What is Ownership? - The Rust Programming Language"
+    assert meta_of(body=heading, title=title, url="https://book.example/ch04-01.html").title == expected
+
+
 def test_other_meta_names_for_the_publish_date() -> None:
     assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
         "2025-05-27T06:03:43+00:00"
