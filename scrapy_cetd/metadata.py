@@ -729,16 +729,13 @@ def _names_the_site(heading: etree._Element, url: str | None) -> bool:
     token F1 0.925 / 0.928 -> 0.930 / 0.931, none lost."""
     if _SITE_HEADING_CLASS.search(heading.get("class") or ""):
         return True
+    host = _PLAIN_HOST.match(url or "")
+    home = url[: host.end(1)] if host else None  # "https://example.com"
     for link in heading.iter("a"):
         href = (link.get("href") or "").strip()
-        if href in ("/", "./", "index.html") or (url and href.rstrip("/") == _home_of(url)):
+        if href in ("/", "./", "index.html") or (home and href.rstrip("/") == home):
             return True
     return False
-
-
-def _home_of(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _headline(page: Page, declared_words: Counter[str], h1s: list[int], h1_texts: list[str]) -> int | None:
