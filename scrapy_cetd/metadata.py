@@ -720,6 +720,12 @@ def _first_with_tag(page: Page, tag: str, limit: int) -> list[int]:
 _SITE_HEADING_CLASS = re.compile(r"(?:^|[^a-z])(?:site|logo|brand|masthead)|menu-title", re.IGNORECASE)
 
 
+#: Forum software's label before a thread's title: "Thread: ..." (vBulletin), "View topic -
+#: ..." (phpBB), "Topic: ...".  First dev half, two folds: title exact 0.824 / 0.840 ->
+#: 0.829 / 0.840, none lost.
+_FORUM_LABEL = re.compile(r"^(?:thread|topic|view topic)\s*[:\-–—]\s+", re.IGNORECASE)
+
+
 def _names_the_site(heading: etree._Element, home: str | None) -> bool:
     """Whether an ``<h1>`` is the site's name set as a heading (blog themes, mdBook): its
     class says so (:data:`_SITE_HEADING_CLASS`), or it links to the site's ``home`` page.  Its
@@ -1485,6 +1491,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         elif heading and declared and _dated_copy(heading, declared):
             heading = None
         title = heading or declared
+    if title:
+        title = _FORUM_LABEL.sub("", title, count=1) or title
 
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
     language = _language(root.get("lang")) or _language(root.get("xml:lang")) or found.get("language")

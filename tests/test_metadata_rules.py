@@ -140,6 +140,12 @@ def test_an_h1_naming_the_site_is_no_title_and_is_dropped_from_it(heading: str, 
     assert meta_of(body=heading, title=title, url="https://book.example/ch04-01.html").title == expected
 
 
+@pytest.mark.parametrize("title", ["Thread: Bridge costs double", "View topic - Bridge costs double"])
+def test_a_forums_label_before_the_threads_title_is_dropped(title: str) -> None:
+    assert meta_of(title=title).title == "Bridge costs double"
+    assert meta_of(title="Threads of gold").title == "Threads of gold"  # a word, not the label
+
+
 def test_other_meta_names_for_the_publish_date() -> None:
     assert meta_of('<meta name="w-published-date" content="2025-05-27T06:03:43Z">').date_published == (
         "2025-05-27T06:03:43+00:00"
