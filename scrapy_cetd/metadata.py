@@ -715,15 +715,15 @@ def _first_with_tag(page: Page, tag: str, limit: int) -> list[int]:
     return found
 
 
-#: A class word starting so ("site-title", "siteName", "logo", "brand", "masthead"), or
-#: mdBook's "menu-title"; not "website-...".
-_SITE_HEADING_CLASS = re.compile(r"(?:^|[^a-z])(?:site|logo|brand|masthead)|menu-title", re.IGNORECASE)
-
-
 #: Forum software's label before a thread's title: "Thread: ..." (vBulletin), "View topic -
 #: ..." (phpBB), "Topic: ...".  First dev half, two folds: title exact 0.824 / 0.840 ->
 #: 0.829 / 0.840, none lost.
 _FORUM_LABEL = re.compile(r"^(?:thread|topic|view topic)\s*[:\-–—]\s+", re.IGNORECASE)
+
+
+#: A class word starting so ("site-title", "siteName", "logo", "brand", "masthead"), or
+#: mdBook's "menu-title"; not "website-...".
+_SITE_HEADING_CLASS = re.compile(r"(?:^|[^a-z])(?:site|logo|brand|masthead)|menu-title", re.IGNORECASE)
 
 
 def _names_the_site(heading: etree._Element, home: str | None) -> bool:
