@@ -985,14 +985,21 @@ def _dates_near_headline(
         return []
     texts = page.run_collapsed
     dates = []
-    for k in range(max(0, start - before), min(len(texts), start + after + 1)):
+    for k, value in _date_runs(texts, max(0, start - before), min(len(texts), start + after + 1)):
+        if not _labelled_as_other_date(texts, k):
+            dates.append(value)
+            if first_only:
+                break
+    return dates
+
+
+def _date_runs(texts: list[str], first: int, stop: int) -> Iterator[tuple[int, str]]:
+    """The short text runs from ``first`` to ``stop`` that hold a date, with it, in page order."""
+    for k in range(first, stop):
         if len(texts[k]) <= _DATELINE_MAX_CHARS and _DIGIT.search(texts[k]):
             value = parse_date(texts[k])
-            if value and not _labelled_as_other_date(texts, k):
-                dates.append(value)
-                if first_only:
-                    break
-    return dates
+            if value:
+                yield k, value
 
 
 #: Labels of dates that are not the page's: a member's, the last reply's (forum threads:
@@ -1136,24 +1143,22 @@ def _name_beside_the_date(
     title_key = _key(title or "")
     texts = page.run_collapsed
     before, after = DATELINE_RUNS
-    for k in range(max(0, start - before), min(len(texts), start + after + 1)):
-        text = texts[k]
-        if len(text) > _DATELINE_MAX_CHARS or not _DIGIT.search(text) or not parse_date(text):
-            continue
-        for step in (1, -1):
-            j = k + step
-            while 0 <= j < len(texts) and _SEPARATOR_RUN.match(texts[j]):
-                j += step
-            if 0 <= j < len(texts) and j != start and len(texts[j]) <= 60:
-                names = clean_author(texts[j])
-                if (
-                    names
-                    and _only_names(texts[j], names)
-                    and all(_written_as_a_name(name, keys, title_key) for name in names)
-                    and not _taxonomy_or_control(page.elements[page.run_owner[j]])
-                ):
-                    return names
+    dated = next(_date_runs(texts, max(0, start - before), min(len(texts), start + after + 1)), None)
+    if dated is None:
         return []
+    for step in (1, -1):
+        j = dated[0] + step
+        while 0 <= j < len(texts) and _SEPARATOR_RUN.match(texts[j]):
+            j += step
+        if 0 <= j < len(texts) and j != start and len(texts[j]) <= 60:
+            names = clean_author(texts[j])
+            if (
+                names
+                and _only_names(texts[j], names)
+                and all(_written_as_a_name(name, keys, title_key) for name in names)
+                and not _taxonomy_or_control(page.elements[page.run_owner[j]])
+            ):
+                return names
     return []
 
 
