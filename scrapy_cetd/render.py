@@ -28,7 +28,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from .extraction import Selection
-from .page import BLOCK_TAGS, Page
+from .page import BLOCK_TAGS, Page, normalize_space
 from .parsing import VOID_TAGS, displayed_text, storable_text, storable_url
 
 __all__ = ["render"]
@@ -127,7 +127,7 @@ def _displayed_lines(text: str) -> str:
     clean = displayed_text(text)
     if clean is text:
         return text
-    return "\n".join(filter(None, map(" ".join, map(str.split, clean.split("\n")))))
+    return "\n".join(filter(None, map(normalize_space, clean.split("\n"))))
 
 
 def _chosen_runs(page: Page, selection: Selection, content: list[bool]) -> list[int]:
