@@ -43,7 +43,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from .fingerprint import hamming, simhash
 from .middlewares import STATS_PREFIX
-from .settings import InvalidSetting, _choice, _count, _field, uses_scrapy_redis
+from .settings import InvalidSetting, _choice, _count, _field, invalid_setting_reported, uses_scrapy_redis
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -208,7 +208,8 @@ class DuplicateStoryPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DuplicateStoryPipeline:
-        return cls(crawler)
+        with invalid_setting_reported():
+            return cls(crawler)
 
     def open_spider(self) -> None:
         if self.store_kind == "memory":

@@ -44,7 +44,7 @@ from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
-from .settings import InvalidSetting, seconds_setting
+from .settings import InvalidSetting, invalid_setting_reported, seconds_setting
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -116,9 +116,11 @@ class LeasingScheduler(Scheduler):
 
     @classmethod
     def from_settings(cls, settings: Any) -> LeasingScheduler:
-        lease_seconds = seconds_setting("CETD_LEASE_SECONDS", settings.get("CETD_LEASE_SECONDS", DEFAULT_LEASE_SECONDS))
-        if not lease_seconds:
-            raise InvalidSetting("CETD_LEASE_SECONDS: expected seconds > 0, got 0")
+        with invalid_setting_reported():
+            value = settings.get("CETD_LEASE_SECONDS", DEFAULT_LEASE_SECONDS)
+            lease_seconds = seconds_setting("CETD_LEASE_SECONDS", value)
+            if not lease_seconds:
+                raise InvalidSetting("CETD_LEASE_SECONDS: expected seconds > 0, got 0")
         scheduler = super().from_settings(settings)
         scheduler.lease_seconds = lease_seconds
         return scheduler

@@ -25,7 +25,7 @@ from scrapy.exceptions import NotConfigured
 from twisted.internet.task import LoopingCall
 from twisted.internet.threads import deferToThread
 
-from .settings import seconds_setting, uses_scrapy_redis
+from .settings import invalid_setting_reported, seconds_setting, uses_scrapy_redis
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -68,7 +68,9 @@ class RedisWatch:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisWatch:
         settings = crawler.settings
-        lost_close = seconds_setting("CETD_REDIS_LOST_CLOSE", settings.get("CETD_REDIS_LOST_CLOSE", DEFAULT_LOST_CLOSE))
+        with invalid_setting_reported():
+            value = settings.get("CETD_REDIS_LOST_CLOSE", DEFAULT_LOST_CLOSE)
+            lost_close = seconds_setting("CETD_REDIS_LOST_CLOSE", value)
         if not lost_close or not uses_scrapy_redis(settings):
             raise NotConfigured  # without a message: Scrapy logs none for a component switched off
         return cls(crawler, lost_close)

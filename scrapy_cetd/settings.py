@@ -34,7 +34,7 @@ import json
 import logging
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,7 @@ __all__ = [
     "CetdConfig",
     "ExtractionOptions",
     "InvalidSetting",
+    "invalid_setting_reported",
     "seconds_setting",
     "uses_scrapy_redis",
 ]
@@ -97,6 +98,31 @@ class InvalidSetting(ValueError):
     """A ``CETD_*`` setting or ``cetd_*`` meta key has an invalid value; the message names it."""
 
 
+@contextlib.contextmanager
+def invalid_setting_reported() -> Iterator[None]:
+    """Around building a Scrapy component: an :class:`InvalidSetting` raised inside is
+    logged as one line naming the setting if it ends the crawl being started (see
+    :func:`_report_if_it_ends_the_crawl`), and raised on."""
+    try:
+        yield
+    except InvalidSetting as error:
+        _report_if_it_ends_the_crawl(error)
+        raise
+
+
+def _in_chain(exception: BaseException, cause: BaseException) -> bool:
+    """Whether ``cause`` is ``exception`` or what it was raised from or while handling (a
+    scheduler's error ends the crawl as Scrapy's "Engine slot not assigned")."""
+    seen: set[int] = set()
+    current: BaseException | None = exception
+    while current is not None and id(current) not in seen:
+        if current is cause:
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def _report_if_it_ends_the_crawl(error: InvalidSetting) -> None:
     """Log ``error`` as one line if it ends the crawl being started.
 
@@ -115,8 +141,15 @@ def _report_if_it_ends_the_crawl(error: InvalidSetting) -> None:
         return
 
     def report(done: asyncio.Task[Any]) -> None:
-        if not done.cancelled() and done.exception() is error:
+        if done.cancelled():
+            return
+        ended_by = done.exception()  # retrieved: asyncio no longer logs it, so it is logged here
+        if ended_by is None:
+            return
+        if _in_chain(ended_by, error):
             logger.error("Crawl not started, invalid setting: %s", error)
+        else:
+            logger.error("Crawl failed", exc_info=ended_by)
 
     task.add_done_callback(report)
 
@@ -292,11 +325,8 @@ class CetdConfig:
     def from_crawler(cls, crawler: Any) -> CetdConfig:
         """:meth:`from_settings` for a component being built; an invalid setting that ends
         the crawl is logged as one line naming it (no traceback), and the crawl fails."""
-        try:
+        with invalid_setting_reported():
             return cls.from_settings(crawler.settings)
-        except InvalidSetting as error:
-            _report_if_it_ends_the_crawl(error)
-            raise
 
     @classmethod
     def from_settings(cls, settings: Any) -> CetdConfig:
