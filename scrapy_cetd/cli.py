@@ -464,6 +464,7 @@ examples:
   scrapy-cetd extract *.html -f json > pages.jsonl  one JSON record per file
   curl -s https://example.com/a | scrapy-cetd extract - --url https://example.com/a
   scrapy-cetd extract page.html -a cepr-setpr -c 0.8 -p beta=2
+  scrapy-cetd warc crawl.warc.gz -o corpus.parquet  re-extract the pages of a WARC archive
   scrapy-cetd algorithms                            the algorithms, their options, the default
   scrapy-cetd evaluate wcxb-dev -a cetd-plus cectd-ds --peers --jobs 2
   scrapy-cetd tradeoff wcxb-dev -a cectd-ds -o tradeoff.png
@@ -580,11 +581,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _take_files_after_options(parser: argparse.ArgumentParser, args: argparse.Namespace, rest: list[str]) -> None:
+    """``extract page.html --format json other.html``: argparse gives the files before the
+    options to ``files`` and leaves the ones after them over; they are files too.  Anything
+    else left over is a usage error, as ``parse_args`` makes it."""
+    if args.command == "extract" and not any(arg.startswith("-") and arg != "-" for arg in rest):
+        args.files.extend(rest)
+    else:
+        parser.error("unrecognized arguments: " + " ".join(rest))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 some input failed, 2 usage)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, rest = parser.parse_known_args(argv)
+        if rest:
+            _take_files_after_options(parser, args, rest)
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else 0
     try:

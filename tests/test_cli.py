@@ -53,6 +53,16 @@ def test_extract_html_and_json(capsys: pytest.CaptureFixture[str], article: Path
     assert record["text"].splitlines()[0] == FIRST_PARAGRAPH and record["reason"] is None
 
 
+def test_files_may_follow_the_options(capsys: pytest.CaptureFixture[str], article: Path) -> None:
+    status, out, err = run(capsys, "extract", str(article), "--format", "json", str(ARTICLE_GZ))
+    assert status == 0 and err == ""
+    assert [json.loads(line)["file"] for line in out.splitlines()] == [str(article), str(ARTICLE_GZ)]
+    status, out, err = run(capsys, "extract", str(article), "--format", "json", str(ARTICLE_GZ), "--bogus")
+    assert status == 2 and out == "" and "unrecognized arguments: " in err and "--bogus" in err
+    status, _, err = run(capsys, "algorithms", "extra")
+    assert status == 2 and "unrecognized arguments: extra" in err
+
+
 def test_extract_options_reach_the_api(capsys: pytest.CaptureFixture[str], article: Path) -> None:
     status, out, _ = run(capsys, "extract", "--threshold-coefficient", "0", str(article))
     assert status == 0 and out.splitlines()[0] == "Home News Sport Weather About us"
