@@ -250,20 +250,31 @@ def test_corrupt_and_truncated_gzip_members_are_skipped_to_the_next_record(
     cut.write_bytes(b"".join(members[:3]) + members[3][: len(members[3]) // 2] + b"".join(members[4:]))
     tail = tmp_path / "tail.warc.gz"
     tail.write_bytes(b"".join(members)[:-40])
+    header_cut = tmp_path / "header-cut.warc.gz"  # the file ends inside a record's WARC header
+    last = gzip.decompress(members[-1])
+    header_cut.write_bytes(b"".join(members[:-1]) + gzip.compress(last[: last.index(b"Content-Length")]))
+    line_cut = tmp_path / "line-cut.warc.gz"  # ... in its first bytes: FastWARC ends without a record
+    line_cut.write_bytes(b"".join(members[:-1]) + members[-1][:20])
+    plain_cut = tmp_path / "line-cut.warc"  # plain: FastWARC finds the cut line itself
+    plain_cut.write_bytes(b"".join(map(gzip.decompress, members[:-1])) + last[:4])
     good = tmp_path / "good.warc.gz"
     good.write_bytes(b"".join(members))
     out = tmp_path / "out.jsonl"
-    status, err = _run(["warc", str(corrupt), str(cut), str(tail), str(good), "-o", str(out)], capsys)
+    paths = [corrupt, cut, tail, header_cut, line_cut, plain_cut, good]
+    status, err = _run(["warc", *map(str, paths), "-o", str(out)], capsys)
     assert status == 1  # some file failed
     items = read_jsonl(out)
     urls = [item["url"].rsplit("/", 1)[1] for item in items]
-    assert urls == ["0", "2", "3"] + ["0", "2", "3"] + ["0", "1", "2"] + ["0", "1", "2", "3"]
+    assert urls == ["0", "2", "3"] + ["0", "2", "3"] + ["0", "1", "2"] * 4 + ["0", "1", "2", "3"]
     warnings = [line for line in err.splitlines() if "warning:" in line]
-    assert len(warnings) == 3
+    assert len(warnings) == 6
     assert f"{corrupt}: byte " in warnings[0] and "corrupt_gzip" in warnings[0] and "resumed at byte" in warnings[0]
     assert f"{cut}: byte " in warnings[1] and "corrupt_gzip" in warnings[1]
     assert f"{tail}: byte " in warnings[2] and "truncated" in warnings[2]
-    assert "corrupt_gzip 2" in err and "truncated 1" in err and "failed files: 3" in err
+    assert f"{header_cut}: byte " in warnings[3] and "record header cut short" in warnings[3]
+    assert f"{line_cut}: byte " in warnings[4] and "20 bytes after the last record are no whole record" in warnings[4]
+    assert f"{plain_cut}: byte " in warnings[5] and "corrupt: Invalid WARC header" in warnings[5]  # FastWARC's
+    assert "corrupt_gzip 2" in err and "corrupt 1" in err and "truncated 3" in err and "failed files: 6" in err
 
 
 def test_broken_http_header_and_too_large_body_are_skipped_and_counted(

@@ -10,6 +10,7 @@ decompresses to a WARC record.
 
 from __future__ import annotations
 
+import os
 import re
 import zlib
 from collections.abc import Iterator
@@ -84,24 +85,44 @@ def _member_is_record(data: bytes) -> bool:
     return out.startswith(b"WARC/")
 
 
-def _member_decompresses(file: BinaryIO, offset: int) -> bool:
-    """Whether the gzip member at ``offset`` decompresses to its end, into a WARC record."""
+def _inflate_member(file: BinaryIO, offset: int) -> tuple[bytes, int | None]:
+    """The first bytes (up to 5) that the gzip member at ``offset`` decompresses to, and the
+    offset where it ends (``None``: cut short, corrupt, or not a WARC record)."""
     file.seek(offset)
     inflater = zlib.decompressobj(31)
     head = b""
+    read = 0
     try:
         while not inflater.eof:
             chunk = file.read(_PROBE)
             if not chunk:
-                return False
+                return head, None
+            read += len(chunk)
             out = inflater.decompress(chunk, 0)
             if len(head) < 5:
-                head += out[:5]
-                if len(head) >= 5 and not head.startswith(b"WARC/"):
-                    return False
+                head += out[: 5 - len(head)]
+                if len(head) == 5 and not head.startswith(b"WARC/"):
+                    return head, None
     except zlib.error:
-        return False
-    return head.startswith(b"WARC/")
+        return head, None
+    return head, offset + read - len(inflater.unused_data)
+
+
+def _member_decompresses(file: BinaryIO, offset: int) -> bool:
+    """Whether the gzip member at ``offset`` decompresses to its end, into a WARC record."""
+    head, end = _inflate_member(file, offset)
+    return end is not None and head.startswith(b"WARC/")
+
+
+def _record_end(file: BinaryIO, start: int, content_length: int, gzipped: bool) -> int | None:
+    """Where the record at ``start`` ends: its gzip member's end, or (plain WARC) its header,
+    the blank line, the block and the two line ends after it; ``None`` when it is cut."""
+    if gzipped:
+        return _inflate_member(file, start)[1]
+    file.seek(start)
+    header = file.read(_PROBE)
+    blank = header.find(b"\r\n\r\n")
+    return None if blank < 0 else start + blank + 4 + content_length + 4
 
 
 def next_member(file: BinaryIO, offset: int, verify: bool = True) -> int | None:
@@ -122,6 +143,34 @@ def next_member(file: BinaryIO, offset: int, verify: bool = True) -> int | None:
         if len(window) < 1 << 20:
             return None
         position += len(window) - len(GZIP_MAGIC) + 1
+
+
+def _unread_tail(
+    file: BinaryIO, unit: Unit, empty_from: int | None, last: tuple[int, int] | None, gzipped: bool
+) -> ReadIssue | None:
+    """Damaged data at the end of a unit that FastWARC ends on without a word: bytes after
+    the last whole record (or, in a unit without records, from ``empty_from``) that do not
+    make a record, such as a gzip member cut within its first line."""
+    end = unit.end if unit.end is not None else os.fstat(file.fileno()).st_size
+    if empty_from is not None:
+        tail = empty_from
+    elif last is not None:
+        record_end = _record_end(file, last[0], last[1], gzipped)
+        if record_end is None:
+            return None  # the last record's own end is cut (its gzip trailer): it was read whole
+        tail = record_end
+    else:
+        return None  # the unit ended in damaged data, already reported
+    file.seek(tail)
+    position = tail
+    while position < end:  # whitespace after the last record is no damage
+        chunk = file.read(min(end - position, 1 << 16))
+        if not chunk:
+            break
+        if chunk.strip():
+            return ReadIssue("truncated", tail, f"{end - tail} bytes after the last record are no whole record")
+        position += len(chunk)
+    return None
 
 
 def split_units(path: str | Path, size: int) -> list[Unit]:
@@ -196,6 +245,8 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
         gzipped = is_gzip(path)
         position = unit.start
         seen = 0
+        #: The last record read whole, as (offset, content length); None after damaged data.
+        last: tuple[int, int] | None = None
         while True:
             file.seek(position)
             current = position
@@ -204,6 +255,12 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
                     current = record.stream_pos  # absolute: FastWARC counts from the file's start
                     if unit.end is not None and current >= unit.end:
                         return
+                    last = None
+                    if "Content-Length" not in record.headers:
+                        # FastWARC yields a record whose header was cut (the file ends in it)
+                        # with what it read: no Content-Length, which every record has.
+                        yield ReadIssue("truncated", current, "record header cut short (no Content-Length)")
+                        continue
                     headers = dict(record.headers)
                     length = record.content_length
                     if max_size and length > max_size:
@@ -215,7 +272,11 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
                             yield ReadIssue("truncated", current, f"record cut short ({len(block)} of {length} bytes)")
                             continue
                     seen += 1
+                    last = (current, length)
                     yield Record(current, headers, block)
+                issue = _unread_tail(file, unit, position if seen == 0 else None, last, gzipped)
+                if issue is not None:
+                    yield issue
                 return
             except OSError as exc:
                 if current == unit.start and seen == 0 and unit.start == 0 and not gzipped:
