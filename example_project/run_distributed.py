@@ -9,7 +9,7 @@ spider with ``news_corpus.distributed_settings`` (scrapy-redis's dupefilter and 
 with leased requests, duplicate stories dropped in Redis).  Waits until every worker has finished (a worker stops
 after ``MAX_IDLE_TIME_BEFORE_CLOSE`` idle seconds), then prints pages and items per worker
 and the duplicates dropped.  Worker N writes ``output/distributed/worker-N.jsonl`` (and its
-Scrapy stats to ``worker-N.stats.json``, its log to ``worker-N.log``).
+Scrapy stats to ``worker-N.stats.json``, its warnings and errors to ``worker-N.log``).
 ``make crawl-distributed WORKERS=2`` runs this.
 """
 
