@@ -294,6 +294,18 @@ def _field(name: str, value: Any) -> str | None:
     return value
 
 
+def _distinct_fields(output_fields: Mapping[str, str], own_fields: Mapping[str, str | None]) -> None:
+    """The flag and error fields are item fields of their own: one that an output also
+    writes would be overwritten (``CETD_FLAG_FIELD = "text"`` gave ``{"text": "non_html"}``)."""
+    taken = {field: f"CETD_OUTPUT_FIELDS[{output!r}]" for output, field in output_fields.items()}
+    for name, field in own_fields.items():
+        if field is None:
+            continue
+        if field in taken:
+            raise InvalidSetting(f"{name}: {field!r} is already the item field of {taken[field]}")
+        taken[field] = name
+
+
 def _get(settings: Any, name: str, getter: str, default: Any) -> Any:
     """Read with a typed getter, renaming its error so it names the setting."""
     if settings.get(name) is None:
@@ -355,6 +367,9 @@ class CetdConfig:
                 raise
             raise InvalidSetting(f"{exc}; expected a dict of output -> item field, e.g. {_FIELDS_EXAMPLE}") from None
         min_text_length = _count("CETD_MIN_TEXT_LENGTH", settings.get("CETD_MIN_TEXT_LENGTH", 0))
+        flag_field = _field("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
+        error_field = _field("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error"))
+        _distinct_fields(output_fields, {"CETD_FLAG_FIELD": flag_field, "CETD_ERROR_FIELD": error_field})
         return cls(
             enabled=enabled,
             options=ExtractionOptions(
@@ -371,8 +386,8 @@ class CetdConfig:
             output_fields=output_fields,
             on_short_text=_choice("CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")),
             on_error=_choice("CETD_ON_ERROR", settings.get("CETD_ON_ERROR", "keep"), ("keep", "drop")),
-            flag_field=_field("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag")),
-            error_field=_field("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error")),
+            flag_field=flag_field,
+            error_field=error_field,
             source_field=_field("CETD_SOURCE_FIELD", settings.get("CETD_SOURCE_FIELD", "raw_html")),
             max_size=_count("CETD_MAX_SIZE", settings.get("CETD_MAX_SIZE", DEFAULT_MAX_SIZE)),
             workers=_workers(settings.get("CETD_WORKERS", DEFAULT_WORKERS)),

@@ -96,6 +96,8 @@ def test_defaults() -> None:
         ({"CETD_ON_SHORT_TEXT": "skip"}, "CETD_ON_SHORT_TEXT: expected one of 'flag', 'drop', got 'skip'"),
         ({"CETD_ON_ERROR": "ignore"}, "CETD_ON_ERROR: expected one of 'keep', 'drop', got 'ignore'"),
         ({"CETD_FLAG_FIELD": 7}, "CETD_FLAG_FIELD: expected an item field name"),
+        ({"CETD_FLAG_FIELD": "text"}, "CETD_FLAG_FIELD: 'text' is already the item field of CETD_OUTPUT_FIEL"),
+        ({"CETD_FLAG_FIELD": "x", "CETD_ERROR_FIELD": "x"}, "CETD_ERROR_FIELD: 'x' is already the item field of CE"),
         ({"CETD_MAX_SIZE": "big"}, "CETD_MAX_SIZE: expected a whole number >= 0, got 'big'"),
         ({"CETD_WORKERS": -1}, "CETD_WORKERS: expected a whole number >= 0, got -1"),
     ],
