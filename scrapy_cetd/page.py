@@ -79,6 +79,11 @@ _tail_of = attrgetter("tail")
 #: The JSON-LD blocks, read before the cleaning removes ``<script>`` (for :mod:`scrapy_cetd.metadata`).
 _JSON_LD = etree.XPath("/descendant::script[contains(translate(@type, 'LDJSON', 'ldjson'), 'ld+json')]/text()")
 
+#: SVG elements a ``<title>`` (the tooltip of a graphic, SVG's own element) sits in.
+_SVG_PARENTS = frozenset(
+    "svg symbol g defs use path circle ellipse line polygon polyline rect text image switch".split()
+)
+
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
@@ -400,7 +405,13 @@ class Page:
 
     @staticmethod
     def _find_title(root: etree._Element) -> str | None:
+        """The first ``<title>`` with text, as a browser's ``document.title``: not an SVG
+        icon's tooltip (``<svg><title>LinkedIn</title>``), which a page without a title of
+        its own would otherwise get."""
         for title in root.iter("title"):
+            parent = title.getparent()
+            if parent is not None and parent.tag in _SVG_PARENTS:
+                continue
             text = normalize_space(displayed_text("".join(title.itertext())))
             if text:
                 return text

@@ -190,6 +190,19 @@ def test_without_metadata_the_title_is_the_pages() -> None:
     assert "metadata" in result.to_dict()
 
 
+def test_an_svg_icons_title_is_not_the_pages_title() -> None:
+    icons = (
+        '<svg style="display:none"><symbol id="li"><title>LinkedIn</title><path d="M0 0"/></symbol></svg>'
+        '<a href="/share"><svg><title>Facebook</title><use href="#fb"/></svg></a>'
+    )
+    story = "<p>" + "The desk rises and falls at the touch of a button, quietly. " * 6 + "</p>"
+    html = f"<html><head></head><body>{icons}<main><h1>Deep Standing Desk</h1>{story}</main></body></html>"
+    assert extract(html, with_metadata=False).title is None  # no <title> of its own
+    assert extract(html).title == "Deep Standing Desk"  # the headline
+    with_title = html.replace("<head></head>", "<head><title>Deep Standing Desk | Uplift</title></head>")
+    assert extract(with_title, with_metadata=False).title == "Deep Standing Desk | Uplift"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
