@@ -250,11 +250,13 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
         while True:
             file.seek(position)
             current = position
+            produced = False  # a record or an issue since reading (re)started at ``position``
             try:
                 for record in ArchiveIterator(file, parse_http=False):
                     current = record.stream_pos  # absolute: FastWARC counts from the file's start
                     if unit.end is not None and current >= unit.end:
                         return
+                    produced = True
                     last = None
                     if "Content-Length" not in record.headers:
                         # FastWARC yields a record whose header was cut (the file ends in it)
@@ -274,7 +276,7 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
                     seen += 1
                     last = (current, length)
                     yield Record(current, headers, block)
-                issue = _unread_tail(file, unit, position if seen == 0 else None, last, gzipped)
+                issue = _unread_tail(file, unit, None if produced else position, last, gzipped)
                 if issue is not None:
                     yield issue
                 return
