@@ -108,6 +108,21 @@ def test_labelled_parts_in_the_article_are_pruned(label: str, noise: str) -> Non
     assert lines(extract(html.replace(label, "box")).text) != STORY
 
 
+@pytest.mark.parametrize("attribute", ["data-component", "data-testid", "data-module", "data-ga-category"])
+def test_a_part_named_by_a_data_attribute_is_pruned(attribute: str) -> None:
+    # Utility classes say nothing; the component's name is in a data-* attribute.
+    box = (
+        f"<section class='relative my-12 mx-auto p-8' {attribute}='newsletter-signup'>"
+        "<div class='font-bold'>Awesome offers, hand-picked for you.</div>"
+        "<div class='mt-2'>Sign up now for the Gazette Deals e-mail, every morning.</div></section>"
+    )
+    html = news_page(in_article=box)
+    assert lines(extract(html).text) == STORY
+    assert lines(extract(html.replace(attribute, "data-x")).text) != STORY  # other data-* say nothing
+    story = html.replace("<div class='story'>", f"<div class='story' {attribute}='article-body'>")
+    assert lines(extract(story).text) == STORY  # a name without a noise word removes nothing
+
+
 def test_a_labelled_part_holding_most_of_the_text_is_kept() -> None:
     # A "sidebar" word on an element with more than half the top block's text is not noise.
     big = "".join(f"<p>{p.replace('Paragraph', 'Section')}</p>" for p in STORY * 2)

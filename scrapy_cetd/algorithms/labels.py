@@ -83,9 +83,9 @@ def set_stems(comment: tuple[str, ...], noise: tuple[str, ...], article: tuple[s
 
 
 def label_of(value: str) -> str | None:
-    """:data:`COMMENT`, :data:`NOISE`, :data:`ARTICLE_NOISE` or ``None`` for a ``class``
-    and ``id`` value (joined by a space); a comment word wins over a noise word, a noise
-    word over an article-noise word."""
+    """:data:`COMMENT`, :data:`NOISE`, :data:`ARTICLE_NOISE` or ``None`` for an element's
+    ``class``, ``id`` and component-naming ``data-*`` values (joined by spaces); a comment
+    word wins over a noise word, a noise word over an article-noise word."""
     label = _cache.get(value, False)
     if label is not False:
         return label  # type: ignore[return-value]

@@ -41,9 +41,11 @@ inside the blocks the density statistics chose (measurements: ``docs/cetd-plus.m
 8. A stretch of two or more lines repeating an earlier one line for line, of
    ``dedupe_min_chars`` or more characters, is left out; a single line never is (the
    renderer's opt-in :attr:`Selection.dedupe_min_chars`; issue 14, item 5).
-9. Labels (:func:`_prune`): a kept block lying in an element labelled as comments or as
-   noise (author, bio, sidebar, social, related, byline, caption, gallery, newsletter,
-   ...) below its common ancestor with the top block is dropped, and such labelled parts
+9. Labels (:func:`_prune`; the words of ``class``, ``id`` and the ``data-*`` attributes
+   that name a component, :func:`_names_a_component`): a kept block lying in an element
+   labelled as comments or as noise (author, bio, sidebar, social, related, byline,
+   caption, gallery, newsletter, ...) below its common ancestor with the top block is
+   dropped, and such labelled parts
    inside kept blocks are removed; never the top block or its ancestors; a noise label
    only on a part of at most ``NOISE_MAX_SHARE`` of the top block's characters; comment
    labels not at all when the top block lies in a comment section (forums).  The comment
@@ -561,13 +563,32 @@ def _rescue_structures(
 
 
 def _label(page: Page, i: int) -> str | None:
-    """The class/id label of element ``i`` (:func:`~.labels.label_of`), ``None`` without one."""
+    """The label of element ``i`` (:func:`~.labels.label_of`) from its ``class``, ``id`` and
+    component-naming ``data-*`` attributes, ``None`` without one."""
     element = page.elements[i]
-    class_value = element.get("class")
-    id_value = element.get("id")
-    if class_value is None and id_value is None:
+    names = [
+        value
+        for name, value in element.items()
+        if name in ("class", "id") or (_names_a_component(name) and len(value) <= _COMPONENT_NAME_MAX_CHARS)
+    ]
+    if not names:
         return None
-    return label_of(f"{class_value or ''} {id_value or ''}")
+    return label_of(" ".join(names))
+
+
+def _names_a_component(attribute: str) -> bool:
+    """Rule 9 also reads the ``data-*`` attributes that name a page's component where
+    utility classes say nothing (``data-testid``, ``data-component``, ``data-module``,
+    analytics' ``data-ga-module`` and ``data-ga-category``: "newsletters" on a Tailwind
+    ``<section>``).  First dev half, two folds: overall word F1 0.8863 / 0.8889 -> 0.8864 /
+    0.8892, articles 0.9600 / 0.9609 -> 0.9600 / 0.9614; of the 167 pages with such
+    attributes 3 changed, each for the better (a newsletter box, calls to action)."""
+    return attribute.startswith("data-") and attribute.endswith(_COMPONENT_ATTRIBUTE_ENDINGS)
+
+
+_COMPONENT_ATTRIBUTE_ENDINGS = ("testid", "component", "module", "category")
+#: A longer ``data-*`` value is configuration (JSON), not a component's name.
+_COMPONENT_NAME_MAX_CHARS = 80
 
 
 def _is_headline(page: Page, i: int, title: str) -> bool:
