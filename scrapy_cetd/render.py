@@ -122,12 +122,21 @@ def render(
 
 
 def _displayed_lines(text: str) -> str:
-    """The text output without control characters (:func:`displayed_text`): where it had
-    some, each line is collapsed again and empty lines are dropped, as in any text output."""
+    """The text output without control characters (:func:`displayed_text`) and without
+    lines of nothing visible (:data:`_INVISIBLE_LINE`: a ``<p>&zwj;</p>`` spacer): where it
+    had some, each line is collapsed again and empty lines are dropped, as in any text
+    output."""
     clean = displayed_text(text)
-    if clean is text:
+    if clean is text and _INVISIBLE_LINE.search(text) is None:
         return text
-    return "\n".join(filter(None, map(normalize_space, clean.split("\n"))))
+    return "\n".join(line for line in map(normalize_space, clean.split("\n")) if line.strip(_INVISIBLE))
+
+
+#: Characters that show nothing by themselves: zero-width space, non-joiner and joiner,
+#: word joiner, a byte order mark, a soft hyphen.  Inside a line they stay (joiners shape
+#: emoji and scripts); a line of only these, and spaces, is dropped.
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad "
+_INVISIBLE_LINE = re.compile(f"^[{_INVISIBLE}]+$", re.MULTILINE)
 
 
 def _chosen_runs(page: Page, selection: Selection, content: list[bool]) -> list[int]:

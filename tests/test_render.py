@@ -354,3 +354,15 @@ def test_a_page_50000_deep_renders_in_linear_time() -> None:
         "    assert html.count('x') == 50000\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_lines_of_nothing_visible_are_dropped_and_joiners_in_words_stay() -> None:
+    story = "<p>" + "Words of the story that the page shows to its readers. " * 4 + "</p>"
+    html = (
+        f"<html><body><article>{story}<p>&zwj;</p><p>\u200b \ufeff</p>"
+        f"{story.replace('Words', 'More words')}<p>Coders 👩\u200d💻 and na\u00efve words stay.</p>"
+        "</article></body></html>"
+    )
+    lines = extract(html).text.splitlines()
+    assert len(lines) == 3
+    assert lines[2] == "Coders 👩\u200d💻 and na\u00efve words stay."
