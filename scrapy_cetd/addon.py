@@ -64,14 +64,15 @@ class Addon:
         exporters = settings["FEED_EXPORTERS"]  # a BaseSettings: the project's own entries stay
         if hasattr(exporters, "setdefault"):
             exporters.setdefault("parquet", "scrapy_cetd.exporters.ParquetItemExporter", "addon")
-        # Distributed crawls (scrapy-redis): the spider closes once Redis is lost for good, and
-        # local feed files are written item by item (a killed worker keeps what it exported).
+        # Local feed files are written item by item: a crawl stopped at once (Ctrl-C twice,
+        # SIGKILL) keeps every item it exported, each line whole.
+        storages = settings["FEED_STORAGES"]
+        if hasattr(storages, "setdefault"):
+            for scheme in ("", "file"):
+                storages.setdefault(scheme, "scrapy_cetd.exporters.ItemByItemFileFeedStorage", "addon")
+        # Distributed crawls (scrapy-redis): the spider closes once Redis is lost for good.
         if uses_scrapy_redis(settings):
             settings.setdefault_in_component_priority_dict("EXTENSIONS", RedisWatch, REDIS_WATCH_ORDER)
-            storages = settings["FEED_STORAGES"]
-            if hasattr(storages, "setdefault"):
-                for scheme in ("", "file"):
-                    storages.setdefault(scheme, "scrapy_cetd.exporters.ItemByItemFileFeedStorage", "addon")
         if settings.get("CETD_ON_DUPLICATE", "keep") != "keep":  # duplicate stories: flag or drop
             settings.setdefault_in_component_priority_dict(
                 "ITEM_PIPELINES", DuplicateStoryPipeline, DUPLICATE_PIPELINE_ORDER

@@ -33,10 +33,12 @@ def require_pyarrow() -> Any:
 
 class ItemByItemFileFeedStorage(FileFeedStorage):
     """Scrapy's local file storage, unbuffered: each exported item is handed to the
-    operating system at once (one ``write`` per item in JSON lines), so a process killed
-    with SIGKILL leaves every item it exported in the file, each line whole.  A buffered
-    file would lose its last few kilobytes with the process: items whose requests a
-    leasing frontier (:mod:`scrapy_cetd.redis_frontier`) has already released."""
+    operating system at once (one ``write`` per item in JSON lines), so a process stopped
+    at once (Ctrl-C twice, SIGKILL) leaves every item it exported in the file, each line
+    whole.  A buffered file loses its last few kilobytes with the process: items already
+    logged as scraped, whose requests a leasing frontier
+    (:mod:`scrapy_cetd.redis_frontier`) may have released.  The add-on registers it for
+    ``file://`` and plain paths."""
 
     def open(self, spider: Any) -> BinaryIO:
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -137,8 +139,9 @@ except ImportError:  # the library without Scrapy: ParquetRows still works
 class ParquetItemExporter(BaseItemExporter):  # type: ignore[misc,valid-type]
     """Scrapy feed exporter writing Parquet; honours the feed's ``fields``.
 
-    Items are buffered in row groups of ``batch_size`` (feed option, default 1000); the
-    columns' types come from the first row group.
+    Items are buffered in row groups of ``batch_size`` (default 1000; set through the
+    feed's ``item_export_kwargs``, as Scrapy passes exporter options); the columns' types
+    come from the first row group.
     """
 
     def __init__(self, file: BinaryIO, **kwargs: Any) -> None:

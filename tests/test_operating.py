@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -162,13 +163,13 @@ def test_poison_pages_and_a_killed_worker_lose_nothing(fault_site: str, tmp_path
 @pytest.mark.parametrize("presses", [1, 2])
 def test_ctrl_c_ends_the_crawl_within_20_seconds(fault_site: str, tmp_path: Path, presses: int) -> None:
     pages = [f"story{n}.html" for n in range(NORMAL)]
-    process = _start(fault_site, pages, tmp_path, CETD_WORKERS=2, CONCURRENT_REQUESTS=2)
+    process = _start(fault_site, pages, tmp_path, CETD_WORKERS=2, CONCURRENT_REQUESTS=2, LOG_LEVEL="DEBUG")
     try:
         _wait_for_workers(process, 2, time.monotonic() + 120)
         _wait_for_items(process, tmp_path)
         for _ in range(presses):
             os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
-            time.sleep(0.3)
+            time.sleep(0.05)  # the second press comes while the pages in flight finish
         pressed = time.monotonic()
         process.wait(timeout=20)
         elapsed = time.monotonic() - pressed
@@ -180,7 +181,13 @@ def test_ctrl_c_ends_the_crawl_within_20_seconds(fault_site: str, tmp_path: Path
     _assert_nothing_left(process.pid)
     log = (tmp_path / "log.txt").read_text()
     assert "Traceback" not in log, log
-    if presses == 1:  # a clean shutdown: items written, stats dumped
+    items = read_jsonl(tmp_path / "items.jsonl")  # whole lines only: read_jsonl parses each
+    assert 0 < len(items) < len(pages)
+    # Every item logged as scraped is in the feed, after an unclean stop too (Ctrl-C twice).
+    scraped = re.findall(r"DEBUG: Scraped from <200 (\S+)>", log)
+    assert sorted(item["url"] for item in items) == sorted(scraped)
+    if presses == 2:
+        assert "forcing unclean shutdown" in log
+    if presses == 1:  # a clean shutdown: stats dumped
         stats = json.loads((tmp_path / "stats.json").read_text())
         assert stats["finish_reason"] == "shutdown"
-        assert 0 < len(read_jsonl(tmp_path / "items.jsonl")) < len(pages)
