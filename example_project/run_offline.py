@@ -75,7 +75,7 @@ def crawl(start_url: str, output: Path) -> dict[str, Any]:
     from scrapy.utils.project import get_project_settings
 
     settings = get_project_settings()
-    feed = dict(settings.getdict("FEEDS")["output/corpus.jsonl"])
+    feed = dict(settings.getdict("FEEDS")["output/corpus.jsonl"], overwrite=True)  # a new corpus each run
     settings.set("FEEDS", {str(output): feed})
     if settings.get("CETD_WARC_PATH"):  # the WARC archive goes beside the corpus
         settings.set("CETD_WARC_PATH", str(output.with_name(Path(settings["CETD_WARC_PATH"]).name)))

@@ -220,6 +220,23 @@ def test_rotation_by_size(tmp_path: Path) -> None:
     assert [r.type for r in records].count("response") == 6
 
 
+def test_a_resumed_crawl_keeps_the_archive_it_resumes(tmp_path: Path) -> None:
+    def crawl(keep_existing: bool, urls: range) -> list[Path]:
+        writer = WarcFileWriter(tmp_path / "crawl.warc.gz", max_size=1000, keep_existing=keep_existing)
+        for n in urls:
+            writer.write(*exchange_records(f"http://example.org/{n}", 200, HTML, b"<html><p>x</p></html>" + bytes(n)))
+        writer.close()
+        return writer.files
+
+    first = crawl(False, range(3))
+    resumed = crawl(True, range(3, 6))  # JOBDIR: the next free names, nothing replaced
+    assert not set(first) & set(resumed) and resumed[0].name == f"crawl-{len(first):05d}.warc.gz"
+    records = [r for p in first + resumed for r in iter_records(Unit(str(p)))]
+    urls = [r.headers["WARC-Target-URI"] for r in records if r.type == "response"]
+    assert urls == [f"http://example.org/{n}" for n in range(6)]
+    assert crawl(False, range(1))[0].name == "crawl.warc.gz"  # a new crawl starts the archive again
+
+
 # --- bad input -----------------------------------------------------------------------------
 
 

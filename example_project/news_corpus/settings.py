@@ -23,11 +23,13 @@ CETD_MIN_TEXT_LENGTH = 200  # shorter extractions are kept, with cetd_flag = "sh
 CETD_WARC_PATH = "output/crawl.warc.gz"
 
 # The corpus: JSON Lines, one article per line (`-O other.jsonl` on the command line adds a second copy).
+# It is appended to, never replaced: a crawl resumed from its job directory (`-s JOBDIR=...`)
+# adds its articles to the first run's; delete the file to start a new corpus.
 FEEDS = {
     "output/corpus.jsonl": {
         "format": "jsonlines",
         "encoding": "utf-8",
-        "overwrite": True,
+        "overwrite": False,
         "fields": [
             "url", "title", "authors", "date_published", "date_modified", "language", "site_name", "canonical_url",
             "text", "html", "algorithm", "crawled_at", "cetd_flag", "cetd_error",

@@ -15,7 +15,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Request, Response
 
-from ..settings import InvalidSetting
+from ..settings import InvalidSetting, invalid_setting_reported
 from .writer import WarcFileWriter, exchange_records
 
 if TYPE_CHECKING:
@@ -58,14 +58,18 @@ class WarcArchiveMiddleware:
         if max_size < 0:
             raise InvalidSetting(f"CETD_WARC_MAX_SIZE: expected a size in bytes >= 0, got {max_size!r}")
         self.stats = crawler.stats
-        self.writer = WarcFileWriter(path, max_size, info={"robots": "obey" if settings.getbool("ROBOTSTXT_OBEY")
-                                                            else "ignore", "http-header-user-agent":
-                                                            str(settings.get("USER_AGENT", ""))})
+        info = {
+            "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",
+            "http-header-user-agent": str(settings.get("USER_AGENT", "")),
+        }
+        # A crawl with a job directory may be a resumed one: it keeps the archive it resumes.
+        self.writer = WarcFileWriter(path, max_size, info=info, keep_existing=bool(settings.get("JOBDIR")))
         crawler.signals.connect(self.close, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WarcArchiveMiddleware:
-        return cls(crawler)
+        with invalid_setting_reported():
+            return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
         records = exchange_records(

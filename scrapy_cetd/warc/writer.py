@@ -153,16 +153,22 @@ def exchange_records(
 
 
 class WarcFileWriter:
-    """Appends gzipped records to ``path``; past ``max_size`` bytes it opens the next file.
+    """Writes gzipped records to ``path``; past ``max_size`` bytes it opens the next file.
 
     Files are ``path`` itself, then ``name-00001.warc.gz``, ``name-00002.warc.gz``, ...
     beside it (``max_size`` 0: one file).  Each file starts with a ``warcinfo`` record.
+    An existing file is replaced, unless ``keep_existing`` (a crawl resumed from its job
+    directory): then the records go to the first of these names that is free.
     """
 
-    def __init__(self, path: str | Path, max_size: int = 0, info: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, path: str | Path, max_size: int = 0, info: dict[str, str] | None = None, *, keep_existing: bool = False
+    ) -> None:
         self.path = Path(path)
         self.max_size = max_size
+        self.keep_existing = keep_existing
         self.info = {"software": f"scrapy-cetd/{__version__}", "format": "WARC File Format 1.1", **(info or {})}
+        self._serial = 0
         self.files: list[Path] = []
         self.records = 0
         self.bytes_written = 0
@@ -179,7 +185,11 @@ class WarcFileWriter:
         return self.path.with_name(f"{name}-{serial:05d}")
 
     def _open(self) -> BinaryIO:
-        path = self._name(len(self.files))
+        path = self._name(self._serial)
+        while self.keep_existing and path.exists():
+            self._serial += 1
+            path = self._name(self._serial)
+        self._serial += 1
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file = path.open("wb")
         self._size = 0
