@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -337,3 +339,22 @@ def test_missing_pyarrow_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
     status, err = _run(["warc", str(tmp_path / "x.warc"), "-o", str(tmp_path / "x.parquet")], capsys)
     assert status == 2
     assert "Parquet output needs pyarrow, which is not installed: pip install 'scrapy-cetd[parquet]'" in err
+
+
+def test_ctrl_c_leaves_the_items_written_so_far_and_says_so(tmp_path: Path) -> None:
+    big = tmp_path / "big.warc.gz"
+    big.write_bytes(b"".join(_members(*[PAGE] * 4000)))
+    out = tmp_path / "out.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scrapy_cetd", "warc", str(big), "-o", str(out), "--split-size", "64k"],
+        stderr=subprocess.PIPE, text=True,
+    )
+    while process.poll() is None and (not out.exists() or out.stat().st_size < 100_000):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    items = read_jsonl(out)  # whole lines only
+    assert 0 < len(items) < 4000
+    assert f"interrupted: {out} holds the first {len(items)} items" in err
+    assert [item["url"] for item in items] == [f"http://example.org/{n}" for n in range(len(items))]

@@ -276,6 +276,10 @@ def run_batch(
                 writer.write(item)
             summary.write_seconds += time.process_time() - write_started
             bar.update(result, summary)
+    except KeyboardInterrupt:
+        print(f"{bar.clear()}scrapy-cetd: interrupted: {output} holds the first {summary.items} items, "
+              f"from the first {summary.records} records in input order; the rest was not written", file=log)
+        raise
     finally:
         write_started = time.process_time()
         writer.close()
