@@ -40,6 +40,7 @@ import weakref
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from redis.exceptions import RedisError
 from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
@@ -57,6 +58,9 @@ logger = logging.getLogger(__name__)
 #: a worker whose reactor is held longer than this is taken for dead and its requests are
 #: crawled again elsewhere.
 DEFAULT_LEASE_SECONDS = 30.0
+#: Requests held during a Redis outage that one heartbeat queues (each is a few Redis
+#: round trips on the reactor thread: about a tenth of a second for 500 on loopback).
+HELD_PER_BEAT = 500
 
 #: KEYS: queue, the worker's leases.  The first request of the queue, moved into the leases
 #: (member: the encoded request; value: its score), or nil.
@@ -112,6 +116,12 @@ class LeasingScheduler(Scheduler):
         self._others_lease = server.register_script(_OTHERS_LEASE)
         #: When this worker found the queue empty while others held leases (``None``: it did not).
         self._waiting_since: float | None = None
+        #: Requests found while Redis did not answer, queued (in order) once it does.
+        self._held: deque[Request] = deque()
+        #: Whether the current Redis outage has been logged (one warning per outage), and
+        #: how many of its held requests have been queued.
+        self._outage_logged = False
+        self._held_queued = 0
         self._heartbeat = LoopingCall(self.beat)
 
     @classmethod
@@ -140,8 +150,9 @@ class LeasingScheduler(Scheduler):
         self._heartbeat.start(self.lease_seconds / 3, now=False)
 
     def beat(self) -> None:
-        """Refresh this worker's heartbeat, release what is done, and put the leases of
-        workers without a heartbeat back into the queue.
+        """Refresh this worker's heartbeat, release what is done, queue the requests held
+        during a Redis outage, and put the leases of workers without a heartbeat back into
+        the queue.
 
         A request that ends in a reference cycle (a failure's traceback holds it) is freed
         only by a collection of the generation it reached: one full collection per beat
@@ -155,9 +166,10 @@ class LeasingScheduler(Scheduler):
             pipe.set(self.alive_key, 1, px=int(self.lease_seconds * 1000))
             pipe.sadd(self.workers_key, self.worker)
             pipe.execute()
+            self._queue_held(HELD_PER_BEAT)
             moved = self._reclaim(keys=[self.workers_key, self.queue.key], args=[self.queue.key])
-        except Exception as exc:  # noqa: BLE001 - Redis down: RedisWatch decides when to stop
-            logger.warning("Heartbeat to Redis failed: %s: %s", type(exc).__name__, exc)
+        except RedisError as exc:  # Redis down: RedisWatch decides when to stop
+            self._redis_lost(exc)
             return
         if moved:
             logger.warning("%d requests of stopped workers put back into the queue", moved)
@@ -173,9 +185,53 @@ class LeasingScheduler(Scheduler):
                 self._done.extendleft(reversed(done))  # released at the next call
                 raise
 
+    def enqueue_request(self, request: Request) -> bool:
+        """scrapy-redis's enqueue; while Redis does not answer, the request is held in this
+        worker's memory (behind those already held, in order) and queued at the first beat
+        that reaches Redis, not lost with a traceback in the log."""
+        if self._held:
+            self._held.append(request)
+            return True
+        try:
+            return bool(super().enqueue_request(request))
+        except RedisError as exc:
+            self._redis_lost(exc)
+            self._held.append(request)
+            return True
+
+    def _queue_held(self, limit: int | None = None) -> None:
+        """Queue the held requests, oldest first, at most ``limit`` of them (a beat queues
+        :data:`HELD_PER_BEAT`, so that the reactor is not held for long); raises
+        ``RedisError`` if Redis fails again, and what is not queued stays held."""
+        queued = 0
+        while self._held and (limit is None or queued < limit):
+            super().enqueue_request(self._held[0])
+            self._held.popleft()
+            queued += 1
+            self._held_queued += 1
+            if self.stats:
+                self.stats.inc_value("scrapy_cetd/frontier/held_queued")
+        if self._outage_logged and not self._held:
+            logger.warning("Redis answers again; the %d requests held meanwhile are queued", self._held_queued)
+            self._outage_logged = False
+            self._held_queued = 0
+
+    def _redis_lost(self, exc: RedisError) -> None:
+        """One warning per outage, however many calls fail."""
+        if not self._outage_logged:
+            self._outage_logged = True
+            logger.warning(
+                "Redis does not answer (%s: %s): requests found meanwhile are held in memory and queued "
+                "once it does", type(exc).__name__, exc,
+            )
+
     def next_request(self) -> Request | None:
-        self._release_done()
-        data = self._lease(keys=[self.queue.key, self.leases_key])
+        try:
+            self._release_done()
+            data = self._lease(keys=[self.queue.key, self.leases_key])
+        except RedisError as exc:  # nothing to crawl until Redis answers
+            self._redis_lost(exc)
+            return None
         if not data:
             return None
         request = self.queue._decode_request(data)
@@ -191,10 +247,17 @@ class LeasingScheduler(Scheduler):
         queue once its heartbeat expires, and a worker still here crawls them.  The wait is
         bounded, so workers that hold leases for long (busy, or keeping requests alive)
         never keep each other waiting for ever."""
-        if len(self.queue):
-            self._waiting_since = None
+        if self._held:
             return True
-        if not self._others_lease(keys=[self.workers_key], args=[self.queue.key, self.worker]):
+        try:
+            if len(self.queue):
+                self._waiting_since = None
+                return True
+            others_lease = self._others_lease(keys=[self.workers_key], args=[self.queue.key, self.worker])
+        except RedisError as exc:  # the queue is out of sight, not empty: RedisWatch decides
+            self._redis_lost(exc)
+            return True
+        if not others_lease:
             self._waiting_since = None
             return False
         now = time.monotonic()
@@ -210,10 +273,15 @@ class LeasingScheduler(Scheduler):
         try:
             gc.collect()  # requests held only in reference cycles are freed, so released
             self._release_done()
+            self._queue_held()
             self.server.delete(self.alive_key)
             moved = self._reclaim(keys=[self.workers_key, self.queue.key], args=[self.queue.key])
             if moved:
                 logger.warning("%d unfinished requests put back into the queue", moved)
-        except Exception as exc:  # noqa: BLE001 - Redis down: the leases wait for another worker
+        except RedisError as exc:  # Redis down: the leases wait for another worker
             logger.warning("Could not give back the leases: %s: %s", type(exc).__name__, exc)
+        if self._held:
+            logger.warning("%d requests found while Redis did not answer were never queued", len(self._held))
+            if self.stats:
+                self.stats.set_value("scrapy_cetd/frontier/held_lost", len(self._held))
         super().close(reason)

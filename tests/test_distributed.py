@@ -139,6 +139,44 @@ def test_a_worker_closes_once_redis_is_lost(tmp_path: Path) -> None:
     assert 1 <= len(items) < 23  # what was crawled before the end is kept, every line whole
 
 
+def test_links_found_while_redis_is_away_are_queued_once_it_is_back(tmp_path: Path) -> None:
+    """redis-server killed mid-crawl and started again on its port 3 s later: the worker
+    logs one warning (not a traceback per scheduler call), holds the links it finds
+    meanwhile and queues them once Redis answers, then finishes normally."""
+    output = tmp_path / "corpus"
+    output.mkdir()
+    with redis_server() as (url, process), serve_sample_site() as base_url:
+        client = redis_client(url)
+        clear_crawl(client)
+        start_url = base_url + START_PATHS["index"]
+        seed(client, start_url)
+        settings = {"DOWNLOAD_DELAY": 0.3, "CETD_REDIS_LOST_CLOSE": 60, "CETD_LEASE_SECONDS": 3}
+        worker = start_worker(1, url, start_url, output, settings)
+        corpus = output / "worker-1.jsonl"
+        deadline = time.monotonic() + 120
+        while not (corpus.exists() and corpus.stat().st_size) and worker.poll() is None:
+            assert time.monotonic() < deadline, "no article written in 120 s"
+            time.sleep(0.05)
+        process.kill()
+        process.wait()
+        time.sleep(3)
+        port = url.rsplit(":", 1)[1].split("/")[0]
+        again = subprocess.Popen(
+            [process.args[0], "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            report = wait_workers([worker], output, timeout=150)[0]
+        finally:
+            again.terminate()
+            again.wait(10)
+    log = (output / "worker-1.log").read_text(encoding="utf-8")
+    assert report["returncode"] == 0 and report["stats"].get("finish_reason") == "finished", report["log"]
+    assert log.count("Redis does not answer") == 1, log
+    assert "Redis answers again" in log and "Traceback" not in log and "never retrieved" not in log, log
+    assert report["stats"].get("scrapy_cetd/frontier/held_queued", 0) > 0  # links found meanwhile
+
+
 def test_a_killed_workers_requests_are_crawled_by_the_other(tmp_path: Path) -> None:
     """Worker 1 gets SIGKILL mid-crawl: its leased requests go back into the queue once its
     heartbeat expires, worker 2 crawls them, and the corpus has every article, each line of
