@@ -58,8 +58,8 @@ logger = logging.getLogger(__name__)
 #: a worker whose reactor is held longer than this is taken for dead and its requests are
 #: crawled again elsewhere.
 DEFAULT_LEASE_SECONDS = 30.0
-#: Requests held during a Redis outage that one heartbeat queues (each is a few Redis
-#: round trips on the reactor thread: about a tenth of a second for 500 on loopback).
+#: Requests held during a Redis outage that one heartbeat queues (each is two Redis round
+#: trips on the reactor thread, the seen set's and the queue's: a bounded pause per beat).
 HELD_PER_BEAT = 500
 
 #: KEYS: queue, the worker's leases.  The first request of the queue, moved into the leases
