@@ -246,6 +246,7 @@ class WorkerPool:
                     task.future.set_exception(WorkerError("timeout", message))
                 else:
                     self.deaths += 1
+                    worker.process.join(_EXIT_GRACE)  # its pipe closes before it is reaped
                     code = worker.process.exitcode
                     worker = self._replace(slot)
                     if attempt == 1:

@@ -25,8 +25,12 @@ def sleep_then_echo(seconds: float, value: object) -> object:
     return value
 
 
+#: The exit code of a worker that :func:`die` and :func:`die_once` end.
+DIE_CODE = 3
+
+
 def die() -> None:
-    os._exit(3)
+    os._exit(DIE_CODE)
 
 
 def die_once(marker: str, value: object) -> object:
@@ -34,7 +38,7 @@ def die_once(marker: str, value: object) -> object:
     path = Path(marker)
     if not path.exists():
         path.touch()
-        os._exit(3)
+        os._exit(DIE_CODE)
     return value
 
 
@@ -79,8 +83,10 @@ def test_a_worker_death_is_retried_once_and_fails_only_its_page(tmp_path: Path) 
         pool.close()
     killer = WorkerPool(1, timeout=30.0, target=die)
     try:
-        assert results([killer.submit()]) == ["worker_died"]  # it killed the fresh worker too
+        future = killer.submit()
+        assert results([future]) == ["worker_died"]  # it killed the fresh worker too
         assert killer.deaths == 2
+        assert str(future.exception()).endswith(f"(exit code {DIE_CODE})")  # the process's own, not None
     finally:
         killer.close()
 
