@@ -16,7 +16,9 @@ expired back into the queue.  So a killed worker costs the work on its requests 
 which another worker does again, and nothing else.  A worker that finds the queue empty
 while other workers hold leases waits (up to twice ``CETD_LEASE_SECONDS``) before it goes
 idle, so a worker killed near the end still has its requests crawled; if every worker has
-gone, they wait in Redis and the next worker to start takes them.
+gone, they wait in Redis and the next worker to start takes them.  While Redis does not
+answer, the requests a worker finds are held in its memory and queued once Redis answers
+again (one warning for the outage, not an error per call).
 
 Use it in place of scrapy-redis's scheduler (its settings apply; the queue must be the
 default ``scrapy_redis.queue.PriorityQueue``)::
