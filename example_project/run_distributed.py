@@ -9,7 +9,8 @@ spider with ``news_corpus.distributed_settings`` (scrapy-redis's dupefilter and 
 with leased requests, duplicate stories dropped in Redis).  Waits until every worker has finished (a worker stops
 after ``MAX_IDLE_TIME_BEFORE_CLOSE`` idle seconds), then prints pages and items per worker
 and the duplicates dropped.  Worker N writes ``output/distributed/worker-N.jsonl`` (and its
-Scrapy stats to ``worker-N.stats.json``, its warnings and errors to ``worker-N.log``).
+Scrapy stats to ``worker-N.stats.json``, its warnings and errors to ``worker-N.log``, its
+WARC archive to ``worker-N.warc.gz``).
 ``make crawl-distributed WORKERS=2`` runs this.
 """
 
@@ -170,7 +171,8 @@ def crawl(args: argparse.Namespace, redis_url: str) -> int:
     client = redis_client(redis_url)
     clear_crawl(client)
     output = args.output.resolve()
-    for old in [*output.glob("worker-*.jsonl"), *output.glob("worker-*.stats.json"), *output.glob("worker-*.log")]:
+    for old in [*output.glob("worker-*.jsonl"), *output.glob("worker-*.stats.json"), *output.glob("worker-*.log"),
+                *output.glob("worker-*.warc.gz")]:
         old.unlink()
     with serve_sample_site() as base_url:
         start_url = base_url + START_PATHS[args.start]
@@ -196,6 +198,8 @@ def worker_main(spec: dict[str, Any]) -> None:
     settings = get_project_settings()
     feed = dict(next(iter(settings.getdict("FEEDS").values())))
     settings.set("FEEDS", {str(Path(spec["output"]) / f"worker-{spec['index']}.jsonl"): feed})
+    if settings.get("CETD_WARC_PATH"):  # each worker its own archive, beside its feed
+        settings.set("CETD_WARC_PATH", str(Path(spec["output"]) / f"worker-{spec['index']}.warc.gz"))
     settings.set("REDIS_URL", spec["redis_url"])
     settings.set("AUTOTHROTTLE_ENABLED", False)  # loopback
     settings.set("LOG_LEVEL", "WARNING")

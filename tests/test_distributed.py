@@ -90,6 +90,17 @@ def test_two_workers_crawl_each_url_once_to_the_single_process_corpus(tmp_path: 
     assert [int(row[1]) for row in rows] == [s.get("response_received_count", 0) for s in stats]
     assert sum(int(items) for _, _, items, _ in rows) == 23
     assert "23 articles, 23 distinct URLs" in run.stdout
+    # Each worker archives to its own WARC beside its feed (they used to share, and replace,
+    # the project's output/crawl.warc.gz): together they hold every article's response.
+    from scrapy_cetd.warc.reader import Unit, iter_records
+
+    archived = {
+        record.headers["WARC-Target-URI"].split("/", 3)[3]
+        for path in (tmp_path / "dist").glob("worker-*.warc.gz")
+        for record in iter_records(Unit(str(path)))
+        if getattr(record, "type", None) == "response"
+    }
+    assert {path.lstrip("/") for path in expected} <= archived
 
 
 def test_unreachable_redis_is_one_error_line(tmp_path: Path) -> None:
