@@ -11,6 +11,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -113,6 +115,27 @@ def test_unreachable_redis_is_one_error_line(tmp_path: Path) -> None:
     assert run.stderr.count("\n") == 1 and run.stderr.startswith(f"error: Redis unreachable at redis://127.0.0.1:{port}")
 
 
+@contextmanager
+def _seeded_crawl(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], str, Path]]:
+    """A real Redis with the crawl's keys cleared and the sample site's start page seeded,
+    the site served: yields Redis's URL and process, the start URL and the output folder."""
+    output = tmp_path / "corpus"
+    output.mkdir()
+    with redis_server() as (url, process), serve_sample_site() as base_url:
+        client = redis_client(url)
+        clear_crawl(client)
+        start_url = base_url + START_PATHS["index"]
+        seed(client, start_url)
+        yield url, process, start_url, output
+
+
+def _wait_for_an_article(corpus: Path, worker: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 120
+    while not (corpus.exists() and corpus.stat().st_size) and worker.poll() is None:
+        assert time.monotonic() < deadline, f"no article in {corpus.name} in 120 s"
+        time.sleep(0.05)
+
+
 def test_redis_server_fixture_runs_a_real_server() -> None:
     import redis
 
@@ -125,20 +148,11 @@ def test_a_worker_closes_once_redis_is_lost(tmp_path: Path) -> None:
     """redis-server killed mid-crawl: the worker closes (``redis_unreachable``) once Redis has
     answered no ping for ``CETD_REDIS_LOST_CLOSE`` seconds, with its feed written whole; it
     used to log connection errors for ever (docs/scaling.md, Faults)."""
-    output = tmp_path / "corpus"
-    output.mkdir()
-    corpus = output / "worker-1.jsonl"
-    with redis_server() as (url, process), serve_sample_site() as base_url:
-        client = redis_client(url)
-        clear_crawl(client)
-        start_url = base_url + START_PATHS["index"]
-        seed(client, start_url)
+    with _seeded_crawl(tmp_path) as (url, process, start_url, output):
+        corpus = output / "worker-1.jsonl"
         settings = {"DOWNLOAD_DELAY": 0.5, "CETD_REDIS_LOST_CLOSE": 2}  # a slow crawl: still running when killed
         worker = start_worker(1, url, start_url, output, settings)
-        deadline = time.monotonic() + 120
-        while not (corpus.exists() and corpus.stat().st_size) and worker.poll() is None:
-            assert time.monotonic() < deadline, "no article written in 120 s"
-            time.sleep(0.05)
+        _wait_for_an_article(corpus, worker)
         process.kill()
         killed = time.monotonic()
         report = wait_workers([worker], output, timeout=120)[0]
@@ -154,20 +168,10 @@ def test_links_found_while_redis_is_away_are_queued_once_it_is_back(tmp_path: Pa
     """redis-server killed mid-crawl and started again on its port 3 s later: the worker
     logs one warning (not a traceback per scheduler call), holds the links it finds
     meanwhile and queues them once Redis answers, then finishes normally."""
-    output = tmp_path / "corpus"
-    output.mkdir()
-    with redis_server() as (url, process), serve_sample_site() as base_url:
-        client = redis_client(url)
-        clear_crawl(client)
-        start_url = base_url + START_PATHS["index"]
-        seed(client, start_url)
+    with _seeded_crawl(tmp_path) as (url, process, start_url, output):
         settings = {"DOWNLOAD_DELAY": 0.3, "CETD_REDIS_LOST_CLOSE": 60, "CETD_LEASE_SECONDS": 3}
         worker = start_worker(1, url, start_url, output, settings)
-        corpus = output / "worker-1.jsonl"
-        deadline = time.monotonic() + 120
-        while not (corpus.exists() and corpus.stat().st_size) and worker.poll() is None:
-            assert time.monotonic() < deadline, "no article written in 120 s"
-            time.sleep(0.05)
+        _wait_for_an_article(output / "worker-1.jsonl", worker)
         process.kill()
         process.wait()
         time.sleep(3)
@@ -192,20 +196,11 @@ def test_a_killed_workers_requests_are_crawled_by_the_other(tmp_path: Path) -> N
     """Worker 1 gets SIGKILL mid-crawl: its leased requests go back into the queue once its
     heartbeat expires, worker 2 crawls them, and the corpus has every article, each line of
     the dead worker's file whole (scrapy-redis's own scheduler lost them: docs/scaling.md)."""
-    output = tmp_path / "corpus"
-    output.mkdir()
-    with redis_server() as (url, _), serve_sample_site() as base_url:
-        client = redis_client(url)
-        clear_crawl(client)
-        start_url = base_url + START_PATHS["index"]
-        seed(client, start_url)
+    with _seeded_crawl(tmp_path) as (url, _, start_url, output):
         settings = {"DOWNLOAD_DELAY": 0.2, "CETD_LEASE_SECONDS": 3}  # slow enough to be killed mid-crawl
         workers = [start_worker(i, url, start_url, output, settings) for i in (1, 2)]
         first = output / "worker-1.jsonl"
-        deadline = time.monotonic() + 120
-        while not (first.exists() and first.stat().st_size) and workers[0].poll() is None:
-            assert time.monotonic() < deadline, "worker 1 wrote no article in 120 s"
-            time.sleep(0.05)
+        _wait_for_an_article(first, workers[0])
         workers[0].send_signal(signal.SIGKILL)
         reports = wait_workers(workers, output, timeout=150)
     assert reports[0]["returncode"] == -signal.SIGKILL
