@@ -19,6 +19,7 @@ crawl process is gone exits as soon as it finishes its page.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import multiprocessing
@@ -28,6 +29,7 @@ import sys
 import threading
 import time
 import types
+import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from multiprocessing.connection import Connection, wait
@@ -119,6 +121,24 @@ def _main_module_hidden() -> Iterator[None]:
             sys.modules["__main__"] = main
 
 
+class _Exiting(Exception):
+    """The crawl process is exiting: a dead worker is not replaced."""
+
+
+#: The live pools, told when the crawl process exits.
+_POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
+
+
+@atexit.register
+def _at_exit() -> None:
+    """At exit, multiprocessing ends the daemon workers (its own exit handler, registered
+    before this one, runs after it); a feeder thread that sees its worker die then must not
+    start another: the new process would find the crawl process gone and print
+    ``EOFError: Ran out of input`` (seen after a second Ctrl-C, an unclean shutdown)."""
+    for pool in list(_POOLS):
+        pool._exiting = True
+
+
 class _Task:
     __slots__ = ("args", "future", "kwargs")
 
@@ -202,6 +222,9 @@ class WorkerPool:
         self.deaths = 0
         self._queue: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
         self._closed = False
+        #: Set when the crawl process exits (:func:`_at_exit`): workers are not replaced then.
+        self._exiting = False
+        _POOLS.add(self)
         workers = [_Worker(target) for _ in range(size)]  # started up front, in parallel
         #: The current worker of each feeder thread (for tests and diagnostics).
         self._workers: list[_Worker] = workers
@@ -223,41 +246,51 @@ class WorkerPool:
     def _feed(self, slot: int) -> None:
         """A feeder thread: run queued tasks on its worker, replacing it at once when it
         dies or overruns the time limit."""
-        worker = self._workers[slot]
         while True:
             task = self._queue.get()
             if task is None:
                 break
             if not task.future.set_running_or_notify_cancel():
                 continue
-            if not worker.process.is_alive():  # died while idle
-                self.deaths += 1
+            try:
+                self._run(slot, task)
+            except _Exiting:
+                task.future.set_exception(WorkerError("worker_died", "worker_died: the crawl process is exiting"))
+                return
+        self._workers[slot].stop()
+
+    def _run(self, slot: int, task: _Task) -> None:
+        """One task on the slot's worker, retried once on a fresh worker if it dies."""
+        worker = self._workers[slot]
+        if not worker.process.is_alive():  # died while idle
+            self.deaths += 1
+            worker = self._replace(slot)
+        for attempt in (1, 2):
+            status, value = worker.run(task, self.timeout)
+            if status == "ok":
+                task.future.set_result(value)
+            elif status == "error":
+                task.future.set_exception(WorkerError("error", value))
+            elif status == "timeout":
+                self.timeouts += 1
                 worker = self._replace(slot)
-            for attempt in (1, 2):
-                status, value = worker.run(task, self.timeout)
-                if status == "ok":
-                    task.future.set_result(value)
-                elif status == "error":
-                    task.future.set_exception(WorkerError("error", value))
-                elif status == "timeout":
-                    self.timeouts += 1
-                    worker = self._replace(slot)
-                    message = f"timeout: extraction took longer than {self.timeout:g} s (CETD_TIMEOUT)"
-                    task.future.set_exception(WorkerError("timeout", message))
-                else:
-                    self.deaths += 1
-                    worker.process.join(_EXIT_GRACE)  # its pipe closes before it is reaped
-                    code = worker.process.exitcode
-                    worker = self._replace(slot)
-                    if attempt == 1:
-                        logger.warning("A content extraction worker died (exit code %s); retrying its page", code)
-                        continue
-                    message = f"worker_died: the page killed two extraction workers (exit code {code})"
-                    task.future.set_exception(WorkerError("worker_died", message))
-                break
-        worker.stop()
+                message = f"timeout: extraction took longer than {self.timeout:g} s (CETD_TIMEOUT)"
+                task.future.set_exception(WorkerError("timeout", message))
+            else:
+                self.deaths += 1
+                worker.process.join(_EXIT_GRACE)  # its pipe closes before it is reaped
+                code = worker.process.exitcode
+                worker = self._replace(slot)
+                if attempt == 1:
+                    logger.warning("A content extraction worker died (exit code %s); retrying its page", code)
+                    continue
+                message = f"worker_died: the page killed two extraction workers (exit code {code})"
+                task.future.set_exception(WorkerError("worker_died", message))
+            break
 
     def _replace(self, slot: int) -> _Worker:
+        if self._exiting:  # the interpreter is ending the workers: starting one would outlive nothing
+            raise _Exiting
         self._workers[slot].stop(kill=True)
         self.restarts += 1
         worker = self._workers[slot] = _Worker(self.target)
