@@ -52,6 +52,28 @@ def test_json_ld_graph_with_author_reference() -> None:
 
 
 @pytest.mark.parametrize(
+    ("nodes", "image"),
+    [
+        # Yoast's graph: the article's image is a reference to an ImageObject node.
+        ([{"@type": "ImageObject", "@id": "https://news.example.com/story#primaryimage", "url": "/up/bridge.jpg"}],
+         "https://news.example.com/up/bridge.jpg"),
+        ([{"@type": "ImageObject", "@id": "https://news.example.com/story#primaryimage", "contentUrl": ["/a.png"]}],
+         "https://news.example.com/a.png"),
+        # A reference to no node names no file: og:image is read instead.
+        ([], "https://cdn.example.com/og.jpg"),
+    ],
+)
+def test_json_ld_image_reference_is_resolved_never_taken_for_the_address(nodes: list[object], image: str) -> None:
+    article = {
+        "@type": "Article", "headline": "Bridge costs double",
+        "image": {"@id": "https://news.example.com/story#primaryimage"},
+    }
+    head = ld({"@context": "https://schema.org", "@graph": [article, *nodes]})
+    head += '<meta property="og:image" content="https://cdn.example.com/og.jpg">'
+    assert meta_of(page(head)).image == image
+
+
+@pytest.mark.parametrize(
     ("author", "names"),
     [
         ({"@type": "Person", "name": "By Ann Lee"}, ["Ann Lee"]),
