@@ -206,6 +206,26 @@ def test_garbage_gives_no_value_and_no_exception() -> None:
     assert meta.title == "Page"
 
 
+def test_text_fields_are_text() -> None:
+    """A description written as markup comes out as its text (angle brackets that are not
+    HTML stay); a "section" holding a summary is none; a page is not modified before it
+    is published; an image's address is escaped."""
+    article = {
+        "@type": "Article", "headline": "H", "datePublished": "2024-05-03", "dateModified": "2024-05-01",
+        "description": "<p>We built <strong>Mini</strong>, a <a href='/x'>server</a>.</p><p>It runs.</p>",
+        "articleSection": "A summary of the story, which some sites give here instead of the section's name.",
+        "image": "/files/Link Photo.png",
+    }
+    meta = meta_of(page(ld(article)))
+    assert meta.description == "We built Mini, a server. It runs."
+    assert meta.section is None and meta.date_modified is None and meta.date_published == "2024-05-03"
+    assert meta.image == "https://news.example.com/files/Link%20Photo.png"
+    article.update(description="Use Result&lt;bool, Error&gt; here", dateModified="2024-05-04", articleSection="Local")
+    meta = meta_of(page(ld(article)))
+    assert meta.description == "Use Result<bool, Error> here"
+    assert (meta.section, meta.date_modified) == ("Local", "2024-05-04")
+
+
 def test_without_metadata_the_title_is_the_pages() -> None:
     result = extract(page(ld({"@type": "Article", "headline": "H"})), with_metadata=False)
     assert result.metadata is None and result.title == "Page"
@@ -295,16 +315,21 @@ def test_byline_labels_run_into_names() -> None:
         "/img/a.jpg",
         "a.jpg",
         "ftp://files.example.org/a",
+        "https://news.example.com/files/Link Photo.png",
+        "https://news.example.com/café.jpg",
     ],
 )
 @pytest.mark.parametrize("base", ["https://news.example.com/2024/story", "http://www.example.org/"])
 def test_urls_are_made_absolute_as_urljoin_does(url: str, base: str) -> None:
-    """The plain absolute URLs kept without calling ``urljoin`` are those it returns unchanged."""
+    """The plain absolute URLs kept without calling ``urljoin`` and w3lib's escaping are
+    those they return unchanged."""
     from urllib.parse import urljoin, urlsplit
+
+    from w3lib.url import safe_url_string
 
     from scrapy_cetd.metadata import _absolute, _host_name
 
-    assert _absolute(url, base) == urljoin(base, url)
+    assert _absolute(url, base) == safe_url_string(urljoin(base, url))
     host = urlsplit(url).hostname
     expected = [p for p in (host or "").split(".") if p not in ("www", "m", "amp")]
     assert _host_name(url) == (expected[-2] if len(expected) >= 2 else None)
