@@ -515,6 +515,12 @@ def _is_organisation(value: Any, by_id: dict[str, dict[str, Any]]) -> bool:
     return bool(types) and not types & _PERSON_TYPES
 
 
+#: A site's internal field written as a keyword ("locale: US", "contentId: 15cd...",
+#: "displayType: listicle"): a lower-case identifier and a colon.  On 5 first-half dev
+#: pages every such keyword was one; a subject label is capitalised ("Travel: Europe").
+_FIELD_KEYWORD = re.compile(r"[a-z][A-Za-z_-]*:\s")
+
+
 def _keywords(value: Any) -> list[str]:
     if isinstance(value, str):
         value = value.split(",")
@@ -523,7 +529,7 @@ def _keywords(value: Any) -> list[str]:
     tags = []
     for item in value[:50]:
         text = _text(item)
-        if text and len(text) <= 80 and text not in tags:
+        if text and len(text) <= 80 and text not in tags and not _FIELD_KEYWORD.match(text):
             tags.append(text)
     return tags
 

@@ -209,7 +209,7 @@ def test_garbage_gives_no_value_and_no_exception() -> None:
 def test_text_fields_are_text() -> None:
     """A description written as markup comes out as its text (angle brackets that are not
     HTML stay); a "section" holding a summary is none; a page is not modified before it
-    is published; an image's address is escaped."""
+    is published; an image's address is escaped; a site's internal fields are no tags."""
     article = {
         "@type": "Article", "headline": "H", "datePublished": "2024-05-03", "dateModified": "2024-05-01",
         "description": "<p>We built <strong>Mini</strong>, a <a href='/x'>server</a>.</p><p>It runs.</p>",
@@ -221,8 +221,10 @@ def test_text_fields_are_text() -> None:
     assert meta.section is None and meta.date_modified is None and meta.date_published == "2024-05-03"
     assert meta.image == "https://news.example.com/files/Link%20Photo.png"
     article.update(description="Use Result&lt;bool, Error&gt; here", dateModified="2024-05-04", articleSection="Local")
+    article["keywords"] = ["Travel: Europe", "locale: US", "contentId: 15cd344d", "rail"]
     meta = meta_of(page(ld(article)))
     assert meta.description == "Use Result<bool, Error> here"
+    assert meta.tags == ["Travel: Europe", "rail"]
     assert (meta.section, meta.date_modified) == ("Local", "2024-05-04")
 
 
