@@ -1,7 +1,8 @@
 """Turning bytes or text into an lxml tree, robustly.
 
 Bytes are decoded with w3lib's HTML encoding detection (BOM, HTTP header, ``<meta>``
-charset, then UTF-8 if the bytes are valid UTF-8, else cp1252).  A declared charset that
+charset), then, with nothing declared, :func:`_undeclared_encoding` (UTF-16 without a BOM,
+UTF-8, else windows-1252).  A declared charset that
 does not fit the bytes (it produces replacement characters where strict UTF-8 decoding
 succeeds) is overridden by UTF-8.  UTF-8 bytes (declared so, or valid UTF-8 with nothing
 declared) skip the decode: libxml2 reads them directly.
@@ -151,20 +152,28 @@ def sniff_binary(data: bytes | str) -> str | None:
 _UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-def _utf8_if_valid(data: bytes) -> str | None:
+def _undeclared_encoding(data: bytes) -> str:
+    """The encoding of bytes that declare none: UTF-16 without a BOM when every other byte
+    is NUL; UTF-8 when they are valid UTF-8, or when they hold more valid UTF-8 characters
+    beyond ASCII than invalid bytes (a page with a damaged sequence); else windows-1252,
+    the HTML standard's fallback (a Latin-1 page's "é" is one invalid byte, its other
+    characters ASCII)."""
     utf16 = utf16_without_bom(data)
     if utf16:
         return utf16
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return None
+        text = data.decode("utf-8", "replace")
+        invalid = text.count("\ufffd")
+        beyond_ascii = len(text) - len(text.encode("ascii", "ignore")) - invalid
+        return "utf-8" if beyond_ascii > invalid else "cp1252"
     return "utf-8"
 
 
 def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]:
     """Decode HTML bytes; return ``(encoding, text)``."""
-    encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_utf8_if_valid)
+    encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_undeclared_encoding)
     return correct_declared_encoding(data, encoding, text)
 
 
@@ -198,7 +207,13 @@ def _utf8_for_libxml2(data: bytes, content_type: str | None) -> bool:
     if data.startswith((b"\xef\xbb\xbf", *_UTF16_32_BOMS)) or data.lstrip()[:5].lower() == b"<?xml":
         return False
     declared = (content_type and http_content_type_encoding(content_type)) or html_body_declared_encoding(data)
-    return declared == "utf-8" or (declared is None and _utf8_if_valid(data) is not None)
+    if declared is not None:
+        return declared == "utf-8"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return utf16_without_bom(data) is None
 
 
 #: The parsers of this thread, by encoding: one parse at a time per thread, so each

@@ -68,6 +68,20 @@ def test_content_type_charset_is_honoured() -> None:
     assert "Café crème" in extract(body, content_type="text/html; charset=iso-8859-1").text
 
 
+@pytest.mark.parametrize(
+    ("encoding", "damage"),
+    [("cp1252", b""), ("utf-16-le", b""), ("utf-16-be", b""), ("utf-8", b"\xe9")],
+)
+def test_bytes_without_a_declared_charset_are_detected(encoding: str, damage: bytes) -> None:
+    """Nothing declared: windows-1252 (the HTML standard's fallback) for bytes that are not
+    UTF-8, UTF-16 without a BOM, and UTF-8 with a damaged byte still UTF-8."""
+    text = "Le café très populaire à Montréal ouvre ses portes, déjà célèbre. " * 3
+    body = f"<html><head><title>Été</title></head><body><p>{text}</p></body></html>".encode(encoding)
+    if damage:
+        body = body.replace(b"</p>", damage + b"</p>")
+    assert extract(body).text.startswith(text.strip())
+
+
 def test_wrong_declared_charset_falls_back_to_utf8() -> None:
     body = "<html><head><meta charset='utf-16'></head><body><p>Grüße aus Köln, schöne Stadt.</p></body></html>"
     result = extract(body.encode("utf-8"))
