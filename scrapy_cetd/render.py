@@ -446,8 +446,10 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
     pieces.append("</head>")
 
     def tail_of(i: int) -> None:
+        # A tail of only whitespace is no run, but it separates words ("<b>Jane</b> <i>Doe</i>"):
+        # kept wherever its element is written, as the text puts a space there.
         tail = elements[i].tail
-        if tail and i and (content[parent[i]] or 2 * i + 1 in runs):
+        if tail and i and (content[parent[i]] or 2 * i + 1 in runs or not tail.strip(_XML_SPACE)):
             pieces.append(escape(tail, quote=False))
 
     open_elements: list[int] = []
@@ -489,6 +491,9 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
     close_until(len(page))
     pieces.append("</html>")
     return "".join(pieces)
+
+
+_XML_SPACE = " \t\n\r"
 
 
 def _plain_markdown(lines: list[str]) -> str:

@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 from lxml import etree
 
+from scrapy_cetd import algorithm_names
 from scrapy_cetd.api import extract
 from scrapy_cetd.extraction import Selection
 from scrapy_cetd.page import Page
@@ -245,6 +246,40 @@ def test_text_html_and_markdown_have_the_same_words(algorithm: str) -> None:
         assert markdown_words(markdown) == expected, fixture.page_id
         if cleaned:
             assert words(html_text(cleaned)) == expected, fixture.page_id
+
+
+def browser_text(cleaned: str) -> str:
+    """The cleaned HTML's text as a browser shows it: a line break at block-level
+    boundaries, nothing at inline ones (``<b>Jane</b><i>Doe</i>`` reads "JaneDoe")."""
+    body = etree.fromstring(cleaned, etree.HTMLParser()).find("body")
+    pieces: list[str] = []
+    for event, element in etree.iterwalk(body, events=("start", "end")):
+        if element.tag in LINE_TAGS or element.tag in CELL_TAGS:
+            pieces.append("\n")
+        if event == "start":
+            pieces.append(element.text or "")
+        elif element is not body:
+            pieces.append(element.tail or "")
+    return "".join(pieces)
+
+
+BYLINE_PAGE = (
+    "<html><body>\n<nav><a href='/'>Home</a> <a href='/n'>News</a></nav>\n"
+    + "<p>The council met on Tuesday to discuss the new bridge and its costs. </p>\n" * 2
+    + "<p>Written by <b>Jane</b> <i>Doe</i> and <a href='/x'>Bob</a> <a href='/y'>Smith</a>, staff reporters"
+    " for the daily newspaper of the town.</p>\n"
+    + "<p>The council met on Tuesday to discuss the new bridge and its costs. </p>\n" * 3
+    + "</body></html>"
+)
+
+
+@pytest.mark.parametrize("algorithm", algorithm_names())
+def test_the_cleaned_html_shows_the_texts_words(algorithm: str) -> None:
+    """Read as a browser reads it, the cleaned HTML holds the text's words: the whitespace
+    between inline elements is kept where an algorithm selects text runs one by one."""
+    result = extract(BYLINE_PAGE, algorithm=algorithm)
+    if result.html:
+        assert words(browser_text(result.html)) == words(result.text)
 
 
 # --- Markdown -------------------------------------------------------------------------------------
