@@ -99,18 +99,21 @@ def render(
         return "", "", ""
     content, roots = _content_flags(page, selection)
     chosen = _chosen_runs(page, selection, content)
-    units, unit_starts, pre_of = _text_units(page, content, chosen)
+    units, unit_starts, pre_of, unit_is_pre = _text_units(page, content, chosen)
     kept = _repeated_stretches(units, selection.dedupe_min_chars) if selection.dedupe_min_chars else None
     if kept is not None:
         dropped = _dropped_runs(chosen, unit_starts, kept) if with_html or with_markdown else set()
         units = [unit for unit, keep in zip(units, kept) if keep]
+        unit_is_pre = [is_pre for is_pre, keep in zip(unit_is_pre, kept) if keep]
         if with_html or with_markdown:
             selection = _without_runs(page, selection, content, dropped)
             content, roots = _content_flags(page, selection)
             chosen = [k for k in chosen if k not in dropped]
     lines = units
     if pre_of:
-        lines = list(filter(None, map(" ".join, map(str.split, "\n".join(units).split("\n")))))
+        lines = []
+        for unit, is_pre in zip(units, unit_is_pre):
+            lines.extend(_code_lines(unit) if is_pre else filter(None, map(normalize_space, unit.split("\n"))))
     text = "\n".join(lines)
     html = _html(page, selection, content, roots) if with_html else ""
     markdown = ""
@@ -129,7 +132,12 @@ def _displayed_lines(text: str) -> str:
     clean = displayed_text(text)
     if clean is text and _INVISIBLE_LINE.search(text) is None:
         return text
-    return "\n".join(line for line in map(normalize_space, clean.split("\n")) if line.strip(_INVISIBLE))
+    return "\n".join(line for line in map(_collapsed_indented, clean.split("\n")) if line.strip(_INVISIBLE))
+
+
+def _collapsed_indented(line: str) -> str:
+    """A line collapsed as :func:`normalize_space` does, its indentation (a ``<pre>``'s) kept."""
+    return line[: len(line) - len(line.lstrip())] + normalize_space(line)
 
 
 #: Characters that show nothing by themselves: zero-width space, non-joiner and joiner,
@@ -157,9 +165,12 @@ LINE_TAGS = BLOCK_TAGS - CELL_TAGS
 CELL_SEPARATOR = " | "
 
 
-def _text_units(page: Page, content: list[bool], chosen: list[int]) -> tuple[list[str], list[int], list[int]]:
+def _text_units(
+    page: Page, content: list[bool], chosen: list[int]
+) -> tuple[list[str], list[int], list[int], list[bool]]:
     """The text lines (a selected ``<pre>`` is one unit, line breaks kept), the position in
-    ``chosen`` of each one's first run, and :func:`_outermost_pre`.
+    ``chosen`` of each one's first run, :func:`_outermost_pre`, and whether each unit is a
+    ``<pre>``.
 
     Runs are joined in document order: a line break between two of them where a
     line-breaking element (``LINE_TAGS``) starts or ends between them, else
@@ -183,16 +194,18 @@ def _text_units(page: Page, content: list[bool], chosen: list[int]) -> tuple[lis
     cell_of: dict[int, int] = {}
     units: list[str] = []
     unit_starts: list[int] = []
+    unit_is_pre: list[bool] = []
     line: list[str] = []
     last = ""
     cursor = block = block_end = pre_done = cell = -1
     for position, k in enumerate(chosen):
         owner, key = owners[k], keys[k]
         text = texts[k]
+        in_pre = False
         if pre_of and (pre := pre_of[owner]) >= 0 and content[pre]:
             if pre == pre_done:
                 continue  # a selected <pre> is emitted whole at its first run
-            text, pre_done = "".join(page.elements[pre].itertext()), pre
+            text, pre_done, in_pre = "".join(page.elements[pre].itertext()), pre, True
         next_cursor = end[key >> 1] if key & 1 else (key >> 1) + 1
         owner_block = block_of.get(owner)
         if owner_block is None:
@@ -217,6 +230,7 @@ def _text_units(page: Page, content: list[bool], chosen: list[int]) -> tuple[lis
                 units.append("".join(line))
             line = [text]
             unit_starts.append(position)
+            unit_is_pre.append(in_pre)
         else:
             if has_cells and (cell_of[owner] != cell or cell_starts[next_cursor] != cell_starts[cursor]):
                 line.append(CELL_SEPARATOR + "| " * max(0, cell_starts[next_cursor] - cell_starts[cursor] - 1))
@@ -231,7 +245,17 @@ def _text_units(page: Page, content: list[bool], chosen: list[int]) -> tuple[lis
             cell = cell_of[owner]
     if line:
         units.append("".join(line))
-    return units, unit_starts, pre_of
+    return units, unit_starts, pre_of, unit_is_pre
+
+
+def _code_lines(block: str) -> list[str]:
+    """A ``<pre>``'s lines as text: their indentation kept (less what all of them share, as
+    ``textwrap.dedent``), trailing whitespace and blank lines dropped, runs of whitespace
+    inside a line kept (code aligns with them)."""
+    lines = [line.rstrip() for line in block.split("\n")]
+    lines = [line for line in lines if line]
+    shared = min((len(line) - len(line.lstrip()) for line in lines), default=0)
+    return [line[shared:] for line in lines]
 
 
 def _nearest(

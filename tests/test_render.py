@@ -93,7 +93,14 @@ def test_no_space_next_to_closing_or_opening_punctuation_at_inline_boundaries() 
 
 def test_source_line_breaks_are_spaces_except_in_pre() -> None:
     html = "<body><p>a paragraph\nwrapped in\n the source</p><pre><b>if</b> (x)\n  <i>y</i>();</pre></body>"
-    assert text_of(html) == "a paragraph wrapped in the source\nif (x)\ny();"
+    assert text_of(html) == "a paragraph wrapped in the source\nif (x)\n  y();"
+
+
+def test_code_keeps_its_indentation_less_what_all_lines_share() -> None:
+    html = "<body><p>Run it:</p><pre>\n    def f(x):\n        if x:\n\n            return  x  \n</pre></body>"
+    assert text_of(html) == "Run it:\ndef f(x):\n    if x:\n        return  x"
+    # A page with control characters has its lines collapsed again; the indentation stays.
+    assert text_of(html.replace("Run it:", "Run\x01 it:")) == "Run it:\ndef f(x):\n    if x:\n        return x"
 
 
 def test_text_split_by_a_removed_node_stays_one_word() -> None:
