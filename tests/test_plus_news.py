@@ -69,6 +69,26 @@ def test_comments_are_out_of_the_text_and_in_the_comments_output() -> None:
     assert faithful.comments == ""
 
 
+WORDPRESS_REPLY = (
+    "<div id='respond' class='comment-respond'><h3 id='reply-title'>Leave a Reply</h3>"
+    "<form id='commentform'><p class='comment-notes'>Your email address will not be published."
+    " Required fields are marked *</p><p><label>Comment *</label><textarea></textarea></p>"
+    "<p><label>Name *</label><input></p><p><label>Email *</label><input></p></form></div>"
+)
+
+
+def test_the_reply_form_is_no_comment() -> None:
+    """A comment section holding only its reply form (and its heading) gives no comments;
+    with comments posted, the form stays out of them."""
+    empty = f"<section id='comments'><h2>0 Comments</h2>{WORDPRESS_REPLY}</section>"
+    assert extract(news_page(after_story=empty), with_comments=True).comments == ""
+    posted = comment_section(2).replace("</section>", WORDPRESS_REPLY + "</section>")
+    comments = extract(news_page(after_story=posted), with_comments=True).comments
+    assert "Comment 1: I have walked" in comments and "Comments are moderated" in comments
+    assert "Leave a Reply" not in comments and "will not be published" not in comments
+    assert "Post comment" not in comments and "2 comments" not in comments
+
+
 def test_a_forum_page_keeps_its_posts() -> None:
     # The top block lies in a comment-labelled list: the posts are the content.
     posts = "".join(
