@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
+from email.utils import parsedate_to_datetime
 from itertools import chain, compress, islice
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -174,6 +175,11 @@ def parse_date(text: Any) -> str | None:
             if match["H"] is None:
                 return day.isoformat()
             return _with_time(day, match)
+    if _RFC_2822.match(text):
+        try:
+            return parsedate_to_datetime(text).isoformat()
+        except (TypeError, ValueError):
+            pass  # not a valid date: read on as text
     for pattern in _TEXT_DATES:
         for match in pattern.finditer(text):
             month = _MONTHS.get(match["mon"].lower())
@@ -195,6 +201,11 @@ def parse_date(text: Any) -> str | None:
             if day is not None:
                 return day.isoformat()
     return None
+
+
+#: An e-mail or HTTP date with its time ("Wed, 01 May 2024 09:30:00 GMT"), as some
+#: ``<meta>`` dates and feeds write them.
+_RFC_2822 = re.compile(r"(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}")
 
 
 def _with_time(day: date, match: re.Match[str]) -> str:
@@ -270,6 +281,13 @@ _NOT_A_NAME = re.compile(
     re.IGNORECASE,
 )
 _CREDENTIALS = frozenset("PhD Ph.D MD M.D DO RN Jr Sr II III Esq MBA MSc BSc".split())
+#: The words of a job written after a name ("Staff Writer", "Contributing Editor").  Not
+#: read alone: a byline "Podium Staff" or "The Currency editors" is the author the labels
+#: of the dev pages give.
+_ROLE_WORDS = frozenset(
+    "staff writer writers editor editors contributor contributing associate assistant deputy executive "
+    "managing special freelance general features news sports business".split()
+)
 _HANDLE = re.compile(r"^@\w+$")
 #: A forum's user name with digits after its letters ("Ejp55230", "luizjr4") is a name.
 #: First dev half, two folds: author 0.818 / 0.829 -> 0.832 / 0.853, no false positive
@@ -304,6 +322,8 @@ def clean_author(text: Any) -> list[str]:
             continue
         if names and len(words) == 1 and (part.isupper() or part in _CREDENTIALS):
             continue  # "Dylan Bailey, MS, RD": a credential after a name
+        if names and _ROLE_WORDS.issuperset(map(str.lower, words)):
+            continue  # "John Smith, Staff Writer": the job after a name
         if part.isupper() and len(words) > 1:
             part = part.title()
         if part not in names:
@@ -1295,11 +1315,14 @@ def _from_byline(bylines: list[etree._Element], found: dict[str, Any]) -> None:
 
 # --- language ----------------------------------------------------------------------------
 
-_LANGUAGE = re.compile(r"^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z]{4}))?(?:[-_]([a-zA-Z]{2}|\d{3}))?$")
+_LANGUAGE = re.compile(
+    r"^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z]{4}))?(?:[-_]([a-zA-Z]{2}|\d{3}))?((?:[-_](?:[a-zA-Z0-9]{5,8}|\d[a-zA-Z0-9]{3}))*)$"
+)
 
 
 def _language(value: str | None) -> str | None:
-    """A BCP 47 tag (``en``, ``en-US``, ``zh-Hant-TW``) from a declared value, or ``None``."""
+    """A BCP 47 tag (``en``, ``en-US``, ``zh-Hant-TW``, ``de-DE-1996``) from a declared
+    value, or ``None``."""
     if not value:
         return None
     match = _LANGUAGE.match(value.strip().split(",")[0].strip())
@@ -1310,6 +1333,8 @@ def _language(value: str | None) -> str | None:
         tag += "-" + match[2].title()
     if match[3]:
         tag += "-" + match[3].upper()
+    if match[4]:  # variants ("de-DE-1996", "en-GB-oxendict")
+        tag += match[4].replace("_", "-").lower()
     return tag
 
 
@@ -1410,16 +1435,36 @@ _PLAIN_ABSOLUTE = re.compile(r"https?://[A-Za-z0-9.-]+(?:/[^?#;\s]*)?")
 
 def _absolute(url: str | None, base: str | None) -> str | None:
     """``url`` made absolute against ``base``, and escaped as a URL must be (a space as
-    ``%20``, as a browser sends it: ``.../Facebook Link Photo.png`` on a dev page)."""
+    ``%20``, as a browser sends it: ``.../Facebook Link Photo.png`` on a dev page);
+    ``None`` when it cannot be made absolute (a relative URL, and no base)."""
     if not url:
         return None
     url = url.strip()
     if _PLAIN_ABSOLUTE.fullmatch(url) and url.isascii():
         return url
     try:
-        return safe_url_string(urljoin(base, url) if base else url)
+        url = safe_url_string(urljoin(base, url) if base else url)
     except ValueError:
         return None
+    return url if _WITH_HOST.match(url) else None
+
+
+#: An absolute URL: a scheme and a host.
+_WITH_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]")
+
+
+def _document_base(page: Page) -> str | None:
+    """What the page's links resolve against: its ``<base href>`` (joined to its URL),
+    else its URL (HTML standard, "document base URL")."""
+    head = next(page.root.iterchildren("head"), None)  # root.find("head/base"), without ElementPath
+    base = next((b for b in head.iterchildren("base") if b.get("href")), None) if head is not None else None
+    href = (base.get("href") or "").strip() if base is not None else ""
+    if href:
+        try:
+            return urljoin(page.url, href) if page.url else href
+        except ValueError:
+            pass  # a <base href> that does not parse is passed over, as browsers do
+    return page.url
 
 
 #: The inline elements a text value's markup uses besides the block-level ones.
@@ -1561,6 +1606,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         title = _FORUM_LABEL.sub("", title, count=1) or title
 
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
+    base = _document_base(page)
     language = _language(root.get("lang")) or _language(root.get("xml:lang")) or found.get("language")
     if language is None and text:
         language = detect_language(text)
@@ -1572,8 +1618,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         language=language,
         site_name=site_name,
         description=_plain_text(found.get("description")),
-        canonical_url=_absolute(canonical, url),
-        image=_absolute(found.get("image"), url),
+        canonical_url=_absolute(canonical, base),
+        image=_absolute(found.get("image"), base),
         tags=found.get("tags") or [],
         section=_section(found.get("section")),
         page_type=found.get("page_type"),

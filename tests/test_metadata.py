@@ -228,6 +228,22 @@ def test_text_fields_are_text() -> None:
     assert (meta.section, meta.date_modified) == ("Local", "2024-05-04")
 
 
+def test_urls_are_absolute_or_none() -> None:
+    """Relative URLs resolve against the document's base (``<base href>``, else the page's
+    URL); without one they cannot be made absolute and are left out."""
+    head = '<link rel="canonical" href="/story"><meta property="og:image" content="img/a.jpg">'
+    meta = meta_of(page(head), url=None)
+    assert (meta.canonical_url, meta.image) == (None, None)
+    meta = meta_of(page(head + '<base href="https://cdn.example.org/news/">'), url=None)
+    assert (meta.canonical_url, meta.image) == ("https://cdn.example.org/story", "https://cdn.example.org/news/img/a.jpg")
+
+
+def test_declared_language_variants_and_http_dates_with_their_time() -> None:
+    head = '<meta property="article:published_time" content="Wed, 01 May 2024 09:30:00 GMT">'
+    meta = meta_of(page(head, lang="de-DE-1996"))
+    assert (meta.language, meta.date_published) == ("de-DE-1996", "2024-05-01T09:30:00+00:00")
+
+
 def test_without_metadata_the_title_is_the_pages() -> None:
     result = extract(page(ld({"@type": "Article", "headline": "H"})), with_metadata=False)
     assert result.metadata is None and result.title == "Page"
@@ -268,6 +284,8 @@ def test_parse_date(text: str | None, expected: str | None) -> None:
 def test_clean_author() -> None:
     assert clean_author("By Maria Okafor 2026-11-14") == ["Maria Okafor"]
     assert clean_author("Dylan Bailey, MS, RD") == ["Dylan Bailey"]
+    assert clean_author("John Smith, Staff Writer") == clean_author("John Smith, Contributing Editor") == ["John Smith"]
+    assert clean_author("Podium Staff") == ["Podium Staff"]  # a byline of the staff is an author
     assert clean_author("ann@example.com") == clean_author("https://example.com/ann") == []
     assert clean_author(42) == []
 
