@@ -1442,6 +1442,7 @@ def _absolute(url: str | None, base: str | None) -> str | None:
     url = url.strip()
     if _PLAIN_ABSOLUTE.fullmatch(url) and url.isascii():
         return url
+    url = _EXTRA_SLASHES.sub(r"\1//", url, count=1)
     try:
         url = safe_url_string(urljoin(base, url) if base else url)
     except ValueError:
@@ -1449,6 +1450,9 @@ def _absolute(url: str | None, base: str | None) -> str | None:
     return url if _WITH_HOST.match(url) else None
 
 
+#: ``https:////host/...``: a browser reads the host after any number of slashes (WHATWG
+#: URL, "special authority ignore slashes state"); ``urljoin`` finds no host there.
+_EXTRA_SLASHES = re.compile(r"^(https?:)/{3,}", re.IGNORECASE)
 #: An absolute URL: a scheme and a host.
 _WITH_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]")
 

@@ -234,6 +234,8 @@ def test_urls_are_absolute_or_none() -> None:
     head = '<link rel="canonical" href="/story"><meta property="og:image" content="img/a.jpg">'
     meta = meta_of(page(head), url=None)
     assert (meta.canonical_url, meta.image) == (None, None)
+    extra_slashes = '<meta property="og:image" content="https:////cdn.example.org/a.jpg">'
+    assert meta_of(page(extra_slashes)).image == "https://cdn.example.org/a.jpg"
     meta = meta_of(page(head + '<base href="https://cdn.example.org/news/">'), url=None)
     assert (meta.canonical_url, meta.image) == ("https://cdn.example.org/story", "https://cdn.example.org/news/img/a.jpg")
 
