@@ -39,6 +39,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Protocol
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
 from .fingerprint import hamming, simhash
@@ -72,20 +73,31 @@ def blocks(fingerprint: int, distance: int) -> list[int]:
 class StoryStore(Protocol):
     def check_and_add(self, fingerprint: int, url: str) -> tuple[int, str | None] | None:
         """``(distance, first URL)`` of the nearest seen fingerprint within the distance, or
-        ``None`` after recording ``fingerprint`` as new."""
+        ``None`` after recording ``fingerprint`` as ``url``'s claim.  ``url``'s own earlier
+        claim, if not yet exported, is forgotten first: a page is never a duplicate of itself."""
+
+    def exported(self, url: str) -> None:
+        """``url``'s claim was exported: it stays, for good."""
+
+    def release(self, fingerprint: int, url: str) -> None:
+        """``url``'s claim of ``fingerprint`` was not exported (dropped or failed later on):
+        forget it, unless a newer claim of ``url`` replaced it."""
 
     def close(self) -> None: ...
 
 
 class MemoryStoryStore:
-    """Seen fingerprints of one process, indexed by block."""
+    """Seen fingerprints of one process, indexed by block; claims not yet exported by URL."""
 
     def __init__(self, distance: int) -> None:
         self.distance = distance
         self._index: list[defaultdict[int, list[int]]] = [defaultdict(list) for _ in range(distance + 1)]
         self._urls: dict[int, str] = {}
+        self._pending: dict[str, int] = {}  # URL -> its claimed fingerprint, until exported
 
     def check_and_add(self, fingerprint: int, url: str) -> tuple[int, str | None] | None:
+        if url and url in self._pending:  # this page's unexported claim (e.g. a killed worker's)
+            self._forget(self._pending.pop(url), url)
         keys = blocks(fingerprint, self.distance)
         best: tuple[int, int] | None = None
         for table, key in zip(self._index, keys):
@@ -97,21 +109,69 @@ class MemoryStoryStore:
             return best[0], self._urls.get(best[1])
         for table, key in zip(self._index, keys):
             table[key].append(fingerprint)
-        self._urls[fingerprint] = url
+        self._urls.setdefault(fingerprint, url)
+        if url:
+            self._pending[url] = fingerprint
         return None
+
+    def exported(self, url: str) -> None:
+        self._pending.pop(url, None)
+
+    def release(self, fingerprint: int, url: str) -> None:
+        if url and self._pending.get(url) == fingerprint:
+            self._forget(self._pending.pop(url), url)
+
+    def _forget(self, fingerprint: int, url: str) -> None:
+        for table, key in zip(self._index, blocks(fingerprint, self.distance)):
+            bucket = table.get(key)
+            if bucket is not None and fingerprint in bucket:
+                bucket.remove(fingerprint)
+                if not bucket:
+                    del table[key]
+        if self._urls.get(fingerprint) == url:
+            del self._urls[fingerprint]
 
     def close(self) -> None:
         pass
 
 
+#: Removes an unexported claim (the ``pending`` hash's value: the 8-byte fingerprint, then its
+#: block values separated by spaces) from the block hashes and the URL hash.
+_LUA_FORGET = """
+local function forget(claim, url)
+  local fp = string.sub(claim, 1, 8)
+  local i = 0
+  for value in string.gmatch(string.sub(claim, 9), '%S+') do
+    i = i + 1
+    local bucket = redis.call('HGET', KEYS[i], value)
+    if bucket then
+      local kept = {}
+      for pos = 1, #bucket, 8 do
+        local one = string.sub(bucket, pos, pos + 7)
+        if one ~= fp then kept[#kept + 1] = one end
+      end
+      if #kept == 0 then redis.call('HDEL', KEYS[i], value)
+      else redis.call('HSET', KEYS[i], value, table.concat(kept)) end
+    end
+  end
+  if redis.call('HGET', KEYS[#KEYS - 1], fp) == url then redis.call('HDEL', KEYS[#KEYS - 1], fp) end
+end
+"""
+
 #: KEYS: one hash per block (field: block value, value: the 8-byte fingerprints sharing it),
-#: then the hash fingerprint -> first URL.  ARGV: the 8-byte fingerprint, the distance, the
-#: URL, then the block values.  Check and insert in one script, so two workers that see one
-#: story at once cannot both keep it.
-_LUA_CHECK_AND_ADD = """
-local fp = ARGV[1]
+#: the hash fingerprint -> first URL, then the hash URL -> claim not yet exported.  ARGV: the
+#: 8-byte fingerprint, the distance, the URL, then the block values.  The URL's own unexported
+#: claim is forgotten, then the check and the insert run in one script, so two workers that
+#: see one story at once under two URLs cannot both keep it.
+_LUA_CHECK_AND_ADD = _LUA_FORGET + """
+local fp, url = ARGV[1], ARGV[3]
 local limit = tonumber(ARGV[2])
-local blocks = #KEYS - 1
+local blocks = #KEYS - 2
+local urls, pending = KEYS[blocks + 1], KEYS[blocks + 2]
+if url ~= '' then
+  local claim = redis.call('HGET', pending, url)
+  if claim then forget(claim, url); redis.call('HDEL', pending, url) end
+end
 local band, bxor, rshift = bit.band, bit.bxor, bit.rshift
 local function word(s, pos)  -- 32 bits of s from pos, as a number
   local b1, b2, b3, b4 = string.byte(s, pos, pos + 3)
@@ -135,24 +195,39 @@ for i = 1, blocks do
   end
 end
 if best_fp then
-  return {best, redis.call('HGET', KEYS[blocks + 1], best_fp)}
+  return {best, redis.call('HGET', urls, best_fp)}
 end
+local values = {}
 for i = 1, blocks do
   redis.call('HSET', KEYS[i], ARGV[3 + i], (redis.call('HGET', KEYS[i], ARGV[3 + i]) or '') .. fp)
+  values[i] = ARGV[3 + i]
 end
-redis.call('HSETNX', KEYS[blocks + 1], fp, ARGV[3])
+redis.call('HSETNX', urls, fp, url)
+if url ~= '' then redis.call('HSET', pending, url, fp .. table.concat(values, ' ')) end
 return false
+"""
+
+#: KEYS as above; ARGV: the URL, the 8-byte fingerprint of its claim to forget.
+_LUA_RELEASE = _LUA_FORGET + """
+local claim = redis.call('HGET', KEYS[#KEYS], ARGV[1])
+if claim and string.sub(claim, 1, 8) == ARGV[2] then
+  forget(claim, ARGV[1])
+  redis.call('HDEL', KEYS[#KEYS], ARGV[1])
+  return 1
+end
+return 0
 """
 
 
 class RedisStoryStore:
-    """Seen fingerprints in Redis (``k + 2`` hashes under ``prefix``), shared by all workers."""
+    """Seen fingerprints in Redis (``k + 3`` hashes under ``prefix``), shared by all workers."""
 
     def __init__(self, server: Any, prefix: str, distance: int) -> None:
         self.server = server
         self.distance = distance
-        self.keys = [f"{prefix}:block{i}" for i in range(distance + 1)] + [f"{prefix}:urls"]
+        self.keys = [f"{prefix}:block{i}" for i in range(distance + 1)] + [f"{prefix}:urls", f"{prefix}:pending"]
         self._script = server.register_script(_LUA_CHECK_AND_ADD)
+        self._release = server.register_script(_LUA_RELEASE)
 
     @classmethod
     def from_settings(cls, settings: Any, prefix: str, distance: int) -> RedisStoryStore:
@@ -171,6 +246,13 @@ class RedisStoryStore:
             return None
         first = found[1]
         return int(found[0]), first.decode() if isinstance(first, bytes) else first
+
+    def exported(self, url: str) -> None:
+        self.server.hdel(self.keys[-1], url)
+
+    def release(self, fingerprint: int, url: str) -> None:
+        if url:
+            self._release(keys=self.keys, args=[url, fingerprint.to_bytes(8, "big")])
 
     def clear(self) -> None:
         self.server.delete(*self.keys)
@@ -202,9 +284,14 @@ class DuplicateStoryPipeline:
         self.duplicate_of_field = _field(
             "CETD_DUPLICATE_OF_FIELD", settings.get("CETD_DUPLICATE_OF_FIELD", "duplicate_of")
         )
+        self.url_field = fields.get("url") or "url"
         self.crawler = crawler
         self.stats = crawler.stats
         self.store: StoryStore | None = None
+        self._claims: dict[str, int] = {}  # URL -> fingerprint claimed, until the item is exported or lost
+        crawler.signals.connect(self._item_exported, signal=signals.item_scraped)
+        crawler.signals.connect(self._item_lost, signal=signals.item_dropped)
+        crawler.signals.connect(self._item_lost, signal=signals.item_error)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DuplicateStoryPipeline:
@@ -234,7 +321,7 @@ class DuplicateStoryPipeline:
         if fingerprint is None:
             return item
         assert self.store is not None
-        url = str(adapter.get("url") or "")
+        url = str(adapter.get(self.url_field) or "")
         try:
             found = self.store.check_and_add(fingerprint, url)
         except Exception as exc:  # e.g. Redis unreachable: keep the item, unchecked
@@ -243,12 +330,19 @@ class DuplicateStoryPipeline:
             return item
         if found is None:
             self.stats.inc_value(f"{STATS}/unique")
+            if url:
+                self._claims[url] = fingerprint
             return item
         distance, first_url = found
-        self.stats.inc_value(f"{STATS}/{'exact' if distance == 0 else 'near'}")
+        if url and first_url == url:  # this page, exported before (by a killed worker, or an earlier crawl)
+            self.stats.inc_value(f"{STATS}/recrawled")
+            reason = f"Page exported before: {url} was crawled again"
+        else:
+            self.stats.inc_value(f"{STATS}/{'exact' if distance == 0 else 'near'}")
+            reason = f"Duplicate story: {url or 'item'} is {distance} bits from {first_url}"
         if self.policy == "drop":
             self.stats.inc_value(f"{STATS}/dropped")
-            raise DropItem(f"Duplicate story: {url or 'item'} is {distance} bits from {first_url}")
+            raise DropItem(reason)
         self.stats.inc_value(f"{STATS}/flagged")
         for field_name, value in ((self.flag_field, "duplicate"), (self.duplicate_of_field, first_url)):
             if field_name:
@@ -257,3 +351,27 @@ class DuplicateStoryPipeline:
                 except KeyError:
                     logger.error("%s has no field %r for the duplicate flag", type(item).__name__, field_name)
         return item
+
+    def _item_exported(self, item: Any) -> None:
+        """``item_scraped``: the item passed every pipeline and the feed exports (connected
+        before this pipeline existed) wrote it, so its claim stays for good."""
+        self._settle(item, exported=True)
+
+    def _item_lost(self, item: Any) -> None:
+        """``item_dropped`` or ``item_error`` in a later pipeline: the story is not in the corpus,
+        so its claim is forgotten and the next copy is kept."""
+        self._settle(item, exported=False)
+
+    def _settle(self, item: Any, exported: bool) -> None:
+        url = str(ItemAdapter(item).get(self.url_field) or "")
+        fingerprint = self._claims.pop(url, None)
+        if fingerprint is None or self.store is None:  # no claim: unchanged, or dropped here
+            return
+        try:
+            if exported:
+                self.store.exported(url)
+            else:
+                self.store.release(fingerprint, url)
+        except Exception as exc:  # Redis unreachable: the claim stays unexported (see the module)
+            self.stats.inc_value(f"{STATS}/errors")
+            logger.error("Duplicate-story store not updated for %s: %s: %s", url, type(exc).__name__, exc)
