@@ -22,10 +22,44 @@ CETD_DUPLICATE_OF_FIELD    ``"duplicate_of"``       flagged items: URL of the fi
 A flagged item gets ``CETD_FLAG_FIELD`` = ``"duplicate"`` and the first copy's URL.  The
 ``memory`` store lives in the process; the ``redis`` store lives in the Redis of
 ``REDIS_URL`` (scrapy-redis's connection settings), so all workers of a distributed crawl
-share it and a story is kept by whichever worker saw it first (one atomic Lua script per
-item).  Items without text pass untouched; if the store fails (Redis down) the item is kept,
-logged and counted.  Stats: ``scrapy_cetd/duplicates/exact``, ``.../near``, ``.../flagged``,
-``.../dropped``, ``.../unique``, ``.../errors``.
+share it and a story is kept by whichever worker saw it first.  Items without text pass
+untouched; if the store fails (Redis down) the item is kept, logged and counted.  Stats:
+``scrapy_cetd/duplicates/exact``, ``.../near`` (copies under another URL),
+``.../recrawled`` (the same page, exported before), ``.../flagged``, ``.../dropped``,
+``.../unique``, ``.../errors``.
+
+Claims, and why a page is never a duplicate of itself.  Two properties are wanted:
+
+1. Two workers that meet one story under two URLs at the same time keep exactly one.  So
+   the check and the recording are one atomic step (one Lua script per item in Redis): a
+   store that recorded fingerprints only once the item is exported (the ``item_scraped``
+   signal) would let both copies pass the check before either is recorded.
+2. A story is never lost to a copy that never reached the corpus.  An atomic check records
+   the fingerprint before the item is exported, and a worker can die in between (SIGKILL,
+   out of memory); ``LeasingScheduler`` then hands the leased request to another worker,
+   which crawls the page again, and used to drop it as "0 bits from" its own URL.
+
+So a fingerprint is first recorded as a *claim* of the item's URL, and the claim becomes
+final once the item is exported (``item_scraped``: every pipeline passed, and the feed
+exports, connected before this pipeline, wrote it).  A claim not yet exported belongs to its
+page: when the same URL comes again, the store forgets its claim before the check, so the
+page that re-crawls it is kept and claims the story afresh, while a copy under any other
+URL is still a duplicate of the claim (property 1).  A claim whose item is lost in a later
+pipeline (``item_dropped``, ``item_error``) is forgotten, so the next copy is kept.  A page
+already exported and crawled again (a killed worker's request it had finished but not yet
+released, or yesterday's page when the keys persist) is ``recrawled``: dropped or flagged,
+since it is in the corpus.
+
+The URL is the item's ``url`` output (the response's URL, after redirects: the page that is
+exported, and the one a re-crawl of a leased request fetches again), not the request's (a
+redirect's first hop is another request), nor the page's canonical URL: copies behind
+tracking parameters or syndicated copies name the original as canonical, and they are
+exactly the duplicates to catch.  Items without a URL are recorded as final at once.  What
+remains: a worker killed between the feed writing the item and the claim becoming final
+leaves the page to be exported a second time by the worker that crawls it again (a repeated
+line, never a lost story); and with scrapy-redis's own scheduler, which does not crawl a
+killed worker's requests again, a claim the killed worker left keeps dropping later copies
+of a story that is in no feed (its page is lost anyway with that scheduler).
 
 Lookup is the block (pigeonhole) index of Manku et al. 2007: split the 64 bits into k+1
 blocks; two fingerprints within k bits agree on at least one whole block, so only items
