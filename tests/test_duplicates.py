@@ -233,3 +233,137 @@ def test_a_failing_store_keeps_the_item(caplog: pytest.LogCaptureFixture) -> Non
     assert pipeline.process_item(item) is item
     assert crawler.stats.get_value("scrapy_cetd/duplicates/errors") == 1
     assert "Duplicate-story check failed for https://a.example/story (item kept): ConnectionError" in caplog.text
+
+
+# A killed worker: it claimed a story's fingerprint and died before the item was exported.
+
+STORY = simhash("the bakery on Bridge Street opens a third shop and hires twelve bakers from the valley")
+PAGE, COPY = "https://courier.example/bakery.html", "https://gazette.example/bakery.html?utm_source=courier"
+
+
+@pytest.fixture(params=["memory", "redis"])
+def two_stores(request: pytest.FixtureRequest) -> Iterator[tuple[Any, Any]]:
+    """Two workers' stores: one shared Redis, or (``memory``) one process's store twice."""
+    if request.param == "memory":
+        store = MemoryStoryStore(3)
+        yield store, store
+        return
+    import redis
+
+    url = request.getfixturevalue("redis_url")
+    first = RedisStoryStore(redis.Redis.from_url(url), "test:claims", 3)
+    first.clear()
+    yield first, RedisStoryStore(redis.Redis.from_url(url), "test:claims", 3)
+    first.clear()
+
+
+def test_a_page_is_not_a_duplicate_of_its_own_unexported_claim(two_stores: tuple[Any, Any]) -> None:
+    dead, survivor = two_stores
+    assert dead.check_and_add(STORY, PAGE) is None  # claimed, then the worker is killed
+    # The survivor crawls the leased request again: same URL, same (or an edited) text: kept.
+    assert survivor.check_and_add(STORY ^ 0b1, PAGE) is None
+    # Another URL with the story is still a duplicate, of the page's new claim.
+    assert survivor.check_and_add(STORY, COPY) == (1, PAGE)
+    survivor.exported(PAGE)
+    # Exported: crawled again, the page finds itself (the pipeline reports 'recrawled').
+    assert survivor.check_and_add(STORY, PAGE) == (1, PAGE)
+    assert survivor.check_and_add(STORY, COPY) == (1, PAGE)
+
+
+def test_two_urls_with_one_story_keep_one_whatever_the_claims_become(two_stores: tuple[Any, Any]) -> None:
+    first, second = two_stores
+    assert first.check_and_add(STORY, PAGE) is None
+    assert second.check_and_add(STORY ^ 0b11, COPY) == (2, PAGE)  # racing, unexported: dropped
+    assert first.check_and_add(STORY, PAGE) is None  # PAGE re-crawled after its worker died: kept
+    assert second.check_and_add(STORY, COPY) == (0, PAGE)
+    # The claim lost in a later pipeline (dropped, not exported): the next copy takes the story.
+    first.release(STORY, PAGE)
+    assert second.check_and_add(STORY, COPY) is None
+    assert first.check_and_add(STORY, "https://third.example/bakery") == (0, COPY)
+    first.release(STORY, PAGE)  # not PAGE's claim any more: no effect
+    second.exported(COPY)
+    second.release(STORY, COPY)  # exported: stays
+    assert first.check_and_add(STORY, PAGE) == (0, COPY)
+
+
+def test_stores_forget_a_claim_everywhere(redis_url: str) -> None:
+    """An unexported claim replaced or released leaves no trace in the Redis hashes."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    store = RedisStoryStore(client, "test:forget", 3)
+    store.clear()
+    other = simhash("rain is forecast for the weekend in the upper dale with winds of forty miles an hour")
+    assert store.check_and_add(other, COPY) is None
+    store.exported(COPY)
+    snapshot = {key: client.hgetall(key) for key in store.keys}
+    assert store.check_and_add(STORY, PAGE) is None
+    assert store.check_and_add(STORY ^ (1 << 40), PAGE) is None  # replaces PAGE's claim
+    store.release(STORY ^ (1 << 40), PAGE)
+    assert {key: client.hgetall(key) for key in store.keys} == snapshot
+    store.clear()
+
+
+def _pipeline(settings: dict[str, Any]) -> tuple[Any, Any]:
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_cetd.duplicates import DuplicateStoryPipeline
+
+    crawler = get_crawler(settings_dict={"CETD_ON_DUPLICATE": "drop", **settings})
+    crawler.spider = scrapy.Spider("stories")
+    pipeline = DuplicateStoryPipeline.from_crawler(crawler)
+    pipeline.open_spider()
+    return crawler, pipeline
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+def test_a_killed_workers_page_is_exported_by_the_worker_that_crawls_it_again(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    """The bug: worker 1 claimed 0333.html and was SIGKILLed before exporting it; worker 2, which
+    crawled the leased request again, dropped it as '0 bits from .../0333.html'."""
+    from scrapy import signals
+    from scrapy.exceptions import DropItem
+
+    text = "the bakery on Bridge Street opens a third shop and hires twelve bakers from the valley"
+    if kind == "redis":
+        settings = {"CETD_DUPLICATES_STORE": "redis", "REDIS_URL": request.getfixturevalue("redis_url"),
+                    "CETD_DUPLICATES_KEY": "killed-worker-test"}
+        RedisStoryStore(__import__("redis").Redis.from_url(settings["REDIS_URL"]), "killed-worker-test", 3).clear()
+        (_, dead), (crawler, survivor) = _pipeline(settings), _pipeline(settings)
+    else:  # one process: the page fetched again (a retry, dont_filter) before its item was exported
+        crawler, dead = _pipeline({})
+        survivor = dead
+    page = {"url": PAGE, "text": text}
+    assert dead.process_item(dict(page))  # claimed; the worker dies before item_scraped
+    exported = survivor.process_item(dict(page))
+    assert exported == page
+    crawler.signals.send_catch_log(signals.item_scraped, item=exported, response=None, spider=crawler.spider)
+    with pytest.raises(DropItem, match="Duplicate story: .*gazette.* is 0 bits from https://courier"):
+        survivor.process_item({"url": COPY, "text": text})
+    with pytest.raises(DropItem, match=f"Page exported before: {re.escape(PAGE)} was crawled again"):
+        survivor.process_item(dict(page))
+    stats = crawler.stats.get_stats()
+    assert stats["scrapy_cetd/duplicates/unique"] == (1 if kind == "redis" else 2)
+    assert stats["scrapy_cetd/duplicates/exact"] == stats["scrapy_cetd/duplicates/recrawled"] == 1
+    assert stats["scrapy_cetd/duplicates/dropped"] == 2
+
+
+class DropCourierPipeline:
+    """A later pipeline that drops the Courier's items (e.g. a validation step)."""
+
+    def process_item(self, item: Any) -> Any:
+        if "/courier/" in item["url"]:
+            raise scrapy.exceptions.DropItem("not wanted")
+        return item
+
+
+def test_a_story_dropped_by_a_later_pipeline_is_kept_from_its_next_copy(tmp_path: Path, stories_url: str) -> None:
+    settings = {**SETTINGS, "CETD_ON_DUPLICATE": "drop",
+                "ITEM_PIPELINES": {"tests.test_duplicates.DropCourierPipeline": 500}}
+    result = run_crawl("tests.test_duplicates.StoriesSpider", tmp_path, settings, base=stories_url, paths=PATHS)
+    kept = [item["url"].split("/", 3)[3] for item in result.items]
+    # Before: the copy was dropped as a duplicate of the Courier's page, which is in no feed.
+    assert kept == ["gazette/bakery.html?utm_source=courier", "gazette/bakery-credited.html", "gazette/cafes.html"]
+    # 4 claims: the Courier's, released when the later pipeline dropped it, then the 3 kept.
+    assert result.stats["scrapy_cetd/duplicates/unique"] == 4 and "scrapy_cetd/duplicates/dropped" not in result.stats
