@@ -66,7 +66,7 @@ def build_site(directory: Path, count: int) -> list[str]:
 def corpus_urls(output: Path) -> list[str]:
     urls = []
     for path in sorted(output.glob("worker-*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in path.read_text(encoding="utf-8").split("\n"):
             try:
                 urls.append(json.loads(line)["url"])
             except ValueError:  # a line cut by a killed worker

@@ -160,7 +160,7 @@ def summary(reports: Sequence[dict[str, Any]], output: Path) -> str:
         lines.append(f"{report['worker']:6d}  {row[0]:5d}  {row[1]:5d}  {row[2]:15d}  {reason}")
     lines.append(f" total  {totals[0]:5d}  {totals[1]:5d}  {totals[2]:15d}")
     files = sorted(output.glob("worker-*.jsonl"))
-    urls = [json.loads(line)["url"] for path in files for line in path.read_text(encoding="utf-8").splitlines()]
+    urls = [json.loads(line)["url"] for path in files for line in path.read_text(encoding="utf-8").split("\n") if line]
     lines.append(f"Corpus: {output}/worker-*.jsonl: {len(urls)} articles, {len(set(urls))} distinct URLs")
     return "\n".join(lines)
 

@@ -106,7 +106,7 @@ STAT_NOTES = {
 
 
 def summary(output: Path, stats: dict[str, Any]) -> str:
-    items = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = [json.loads(line) for line in output.read_text(encoding="utf-8").split("\n") if line.strip()]
     with_text = [item for item in items if item.get("text")]
     seconds = (stats["finish_time"] - stats["start_time"]).total_seconds()
     lines = [

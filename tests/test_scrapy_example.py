@@ -61,7 +61,7 @@ def test_offline_crawl_writes_the_corpus(tmp_path: Path, start: str) -> None:
     assert "finish reason: finished" in run.stdout
     assert "scrapy_cetd/skipped/status: 42\n      error responses, not parsed: 42 are 404s, " in run.stdout
     assert "deliberately dead links" in run.stdout
-    items = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    items = [json.loads(line) for line in corpus.read_text(encoding="utf-8").split("\n") if line]
     by_path = {"/" + item["url"].split("/", 3)[3]: item for item in items}
     assert len(by_path) == len(items) == len(articles)
     assert set(by_path) == set(articles)
