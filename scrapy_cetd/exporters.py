@@ -7,15 +7,25 @@ by the add-on).  Needs pyarrow: ``pip install 'scrapy-cetd[parquet]'``.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from scrapy.extensions.feedexport import FileFeedStorage
 
-__all__ = ["ItemByItemFileFeedStorage", "ParquetItemExporter", "ParquetRows", "require_pyarrow"]
+__all__ = [
+    "OUTPUT_TYPES",
+    "WARC_ITEM_TYPES",
+    "ItemByItemFileFeedStorage",
+    "ParquetItemExporter",
+    "ParquetRows",
+    "feed_types",
+    "require_pyarrow",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +55,64 @@ class ItemByItemFileFeedStorage(FileFeedStorage):
         return Path(self.path).open(self.write_mode, buffering=0)
 
 
+#: Rows per Parquet row group (a feed's ``item_export_kwargs`` ``batch_size`` overrides it).
+DEFAULT_BATCH_SIZE = 1000
+
+#: The Parquet column type of each pipeline output (:data:`scrapy_cetd.settings.OUTPUTS`):
+#: what the output is, whatever the first pages hold.  Text outputs (and ``fingerprint``, hex
+#: digits) are strings; ``authors`` and ``tags`` lists of strings (``Metadata``'s
+#: ``list[str]`` fields); ``diagnostics`` (a dict) is stored as JSON text.
+OUTPUT_TYPES: dict[str, str] = {
+    "text": "string", "html": "string", "title": "string", "diagnostics": "string", "algorithm": "string",
+    "markdown": "string", "fingerprint": "string", "comments": "string", "url": "string",
+    "authors": "list<string>", "date_published": "string", "date_modified": "string", "language": "string",
+    "site_name": "string", "description": "string", "canonical_url": "string", "image": "string",
+    "tags": "list<string>", "section": "string", "page_type": "string",
+}
+#: The types of the fields ``scrapy-cetd warc`` writes around the outputs
+#: (:data:`scrapy_cetd.warc.extract.ITEM_FIELDS` and ``reason``).
+WARC_ITEM_TYPES: dict[str, str] = {
+    "url": "string", "warc_record_id": "string", "warc_date": "string", "status": "int64", "reason": "string",
+}
+#: Stats key: values a Parquet feed wrote as null because they fit their column's type in no way.
+UNFIT_VALUE_STAT = "scrapy_cetd/errors/parquet_value"
+#: The pipeline's flag and error fields (``CETD_FLAG_FIELD``, ``CETD_ERROR_FIELD``) hold text.
+FLAG_TYPE = "string"
+
+
+def _arrow_type(spec: Any) -> Any:
+    """A pyarrow type from a name of :data:`OUTPUT_TYPES` (or a pyarrow type, unchanged)."""
+    import pyarrow as pa
+
+    if not isinstance(spec, str):
+        return spec
+    named = {"string": pa.string(), "list<string>": pa.list_(pa.string()), "int64": pa.int64(),
+             "float64": pa.float64(), "bool": pa.bool_()}
+    if spec not in named:
+        raise ValueError(f"Parquet output: unknown column type {spec!r}; use one of {', '.join(named)}")
+    return named[spec]
+
+
+def _without_nulls(kind: Any) -> Any:
+    """An inferred type with its ``null`` parts (a column, or lists, empty in the first rows)
+    made text: ``null`` -> ``string``, ``list<null>`` -> ``list<string>``."""
+    import pyarrow as pa
+
+    if pa.types.is_null(kind):
+        return pa.string()
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        return pa.list_(_without_nulls(kind.value_type))
+    return kind
+
+
+@functools.cache
+def _arrow_errors() -> tuple[type[BaseException], ...]:
+    """What pyarrow raises for a value that does not fit a type (imported when first needed)."""
+    import pyarrow as pa
+
+    return (pa.ArrowException, TypeError, ValueError, OverflowError)
+
+
 def _cell(value: Any) -> Any:
     """Mappings, and lists holding them, become JSON text (one column type for any shape)."""
     if isinstance(value, dict) or (isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value)):
@@ -52,23 +120,42 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def _json_text(value: Any) -> Any:
+    return value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
 class ParquetRows:
     """Rows (dicts) to one Parquet file, written in row groups of ``batch_size`` rows.
 
-    The columns are ``fields`` if given, else the keys of the first batch in first-seen
-    order; their types are inferred from the first batch (all-empty columns are text, and
-    a text column stores later non-text values as JSON).  Keys first seen later are
-    dropped, with one warning each.
+    The columns are ``fields`` if given (each once), else the keys of the first batch in
+    first-seen order followed by the other names of ``types``.  A column's type is its entry
+    in ``types`` (a name of :data:`OUTPUT_TYPES`, e.g. ``"list<string>"``, or a pyarrow
+    type), else inferred from the first batch: a column, or lists, empty there are text
+    (``list<string>`` for lists), and a column whose first values disagree is text.  A text
+    column stores any other value as JSON text.  A value that fits its column's type in no
+    way is written as null: its row is kept, the column logged once, counted in
+    :attr:`unfit_values` and reported to ``on_unfit(column, count)``.  Keys neither in the
+    columns nor in ``types`` that first appear after the first batch are dropped, with one
+    warning each (a Parquet file cannot add a column).
     """
 
     def __init__(
-        self, sink: str | Path | BinaryIO, fields: Sequence[str] | None = None, batch_size: int = 1000
+        self,
+        sink: str | Path | BinaryIO,
+        fields: Sequence[str] | None = None,
+        batch_size: int | None = None,
+        types: Mapping[str, Any] | None = None,
+        on_unfit: Callable[[str, int], None] | None = None,
     ) -> None:
         self._pq = require_pyarrow()
         self.sink = str(sink) if isinstance(sink, Path) else sink
-        self.fields = list(fields) if fields else None
-        self.batch_size = batch_size
+        self.fields = list(dict.fromkeys(fields)) if fields else None
+        self.batch_size = batch_size or DEFAULT_BATCH_SIZE
+        self.types = {name: _arrow_type(spec) for name, spec in (types or {}).items()}
+        self.on_unfit = on_unfit
         self.rows_written = 0
+        #: Values written as null because they fit their column's type in no way, by column.
+        self.unfit_values: Counter[str] = Counter()
         self._batch: list[dict[str, Any]] = []
         self._writer: Any = None
         self._schema: Any = None
@@ -79,49 +166,73 @@ class ParquetRows:
         if len(self._batch) >= self.batch_size:
             self._flush()
 
-    def _infer_schema(self) -> Any:
+    def _column_type(self, name: str) -> Any:
+        import pyarrow as pa
+
+        if name in self.types:
+            return self.types[name]
+        try:
+            kind = pa.array([_cell(row.get(name)) for row in self._batch]).type
+        except _arrow_errors():  # e.g. text in some rows, lists in others
+            return pa.string()
+        return _without_nulls(kind)
+
+    def _make_schema(self) -> Any:
         import pyarrow as pa
 
         names = self.fields
         if names is None:
-            names = list(dict.fromkeys(key for row in self._batch for key in row))
-        columns = []
-        for name in names:
-            values = [_cell(row.get(name)) for row in self._batch]
-            kind = pa.array(values).type
-            columns.append(pa.field(name, pa.string() if pa.types.is_null(kind) else kind))
-        return pa.schema(columns)
+            names = list(dict.fromkeys([*(key for row in self._batch for key in row), *self.types]))
+        return pa.schema([pa.field(name, self._column_type(name)) for name in names])
+
+    def _array(self, column: Any, values: list[Any]) -> Any:
+        """The column's values as an array of its type; values that do not fit are text
+        (JSON) in a text column, else null, counted and logged once per column."""
+        import pyarrow as pa
+
+        try:
+            return pa.array(values, type=column.type)
+        except _arrow_errors():
+            pass
+        if pa.types.is_string(column.type):
+            return pa.array([_json_text(value) for value in values], type=column.type)
+        kept, unfit = [], []
+        for value in values:
+            try:
+                pa.array([value], type=column.type)
+            except _arrow_errors():
+                kept.append(None)
+                unfit.append(value)
+            else:
+                kept.append(value)
+        if column.name not in self.unfit_values:
+            logger.error(
+                "Parquet output: %d value(s) of %r do not fit the column's type %s (e.g. %.200r); "
+                "written as null, the rows kept (logged once per column)",
+                len(unfit), column.name, column.type, unfit[0],
+            )
+        self.unfit_values[column.name] += len(unfit)
+        if self.on_unfit is not None:
+            self.on_unfit(column.name, len(unfit))
+        return pa.array(kept, type=column.type)
 
     def _flush(self) -> None:
         import pyarrow as pa
 
         if self._schema is None:
-            if not self._batch and self.fields is None:
+            if not self._batch and self.fields is None and not self.types:
                 return
-            self._schema = self._infer_schema()
+            self._schema = self._make_schema()
             self._writer = self._pq.ParquetWriter(self.sink, self._schema)
         names = self._schema.names
         for row in self._batch:
             for key in row.keys() - set(names) - self._dropped:
                 self._dropped.add(key)
                 logger.warning("Parquet output: field %r first appears after the columns were fixed; dropped", key)
-        arrays = []
-        for column in self._schema:
-            values = [_cell(row.get(column.name)) for row in self._batch]
-            try:
-                arrays.append(pa.array(values, type=column.type))
-            except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-                if not pa.types.is_string(column.type):
-                    raise ValueError(
-                        f"Parquet output: a value of {column.name!r} does not fit the column's type "
-                        f"{column.type}, set by the first rows ({exc})"
-                    ) from None
-                # A text column (e.g. empty in the first rows) that later gets lists or numbers: JSON text.
-                arrays.append(pa.array([v if v is None or isinstance(v, str) else json.dumps(v, default=str)
-                                        for v in values], type=column.type))
+        batch, self._batch = self._batch, []
+        arrays = [self._array(column, [_cell(row.get(column.name)) for row in batch]) for column in self._schema]
         self._writer.write_table(pa.Table.from_arrays(arrays, schema=self._schema))
-        self.rows_written += len(self._batch)
-        self._batch = []
+        self.rows_written += len(batch)
 
     def close(self) -> None:
         """Write the last rows; a file with columns but no rows is still a valid Parquet file."""
@@ -136,22 +247,68 @@ except ImportError:  # the library without Scrapy: ParquetRows still works
     BaseItemExporter = object  # type: ignore[assignment,misc]
 
 
+def feed_types(crawler: Any) -> dict[str, str]:
+    """The column types of the item fields the crawl's content pipeline writes
+    (``CETD_OUTPUT_FIELDS``, ``CETD_FLAG_FIELD``, ``CETD_ERROR_FIELD``); none when the
+    pipeline is off or its settings are invalid (the pipeline reports them)."""
+    from scrapy.utils.conf import build_component_list
+    from scrapy.utils.misc import load_object
+
+    from .pipelines import ContentExtractionPipeline
+    from .settings import CetdConfig, InvalidSetting
+
+    settings = crawler.settings
+    paths = build_component_list(settings.get_component_priority_dict_with_base("ITEM_PIPELINES"))
+    if not any(load_object(path) is ContentExtractionPipeline for path in paths):
+        return {}
+    try:
+        config = CetdConfig.from_settings(settings)
+    except InvalidSetting:
+        return {}
+    if not config.enabled:
+        return {}
+    types = {field: OUTPUT_TYPES[output] for output, field in config.output_fields.items()}
+    for name in (config.flag_field, config.error_field):
+        if name:
+            types[name] = FLAG_TYPE
+    return types
+
+
 class ParquetItemExporter(BaseItemExporter):  # type: ignore[misc,valid-type]
     """Scrapy feed exporter writing Parquet; honours the feed's ``fields``.
 
     Items are buffered in row groups of ``batch_size`` (default 1000; set through the
-    feed's ``item_export_kwargs``, as Scrapy passes exporter options); the columns' types
-    come from the first row group.
+    feed's ``item_export_kwargs``, as Scrapy passes exporter options).  Built by a crawl,
+    the fields the content pipeline writes have their outputs' types (:func:`feed_types`),
+    and its flag and error fields are columns even when the first row group has none;
+    other fields' types come from the first row group.  A value that fits its column in no
+    way is written as null and counted (``scrapy_cetd/errors/parquet_value``).
     """
 
-    def __init__(self, file: BinaryIO, **kwargs: Any) -> None:
-        batch_size = kwargs.pop("batch_size", 1000)
+    def __init__(
+        self, file: BinaryIO, *, types: Mapping[str, Any] | None = None, stats: Any = None, **kwargs: Any
+    ) -> None:
+        batch_size = kwargs.pop("batch_size", DEFAULT_BATCH_SIZE)
         super().__init__(dont_fail=True, **kwargs)
         self.file = file
+        self.stats = stats
         fields = self.fields_to_export
-        if isinstance(fields, dict):
+        types = dict(types or {})
+        if isinstance(fields, dict):  # item field -> column name
+            types = {fields.get(name, name): kind for name, kind in types.items()}
             fields = list(fields.values())
-        self.rows = ParquetRows(_KeepOpen(file), fields=fields, batch_size=batch_size)
+        if fields:  # only the feed's columns
+            types = {name: kind for name, kind in types.items() if name in fields}
+        self.rows = ParquetRows(_KeepOpen(file), fields=fields, batch_size=batch_size, types=types,
+                                on_unfit=self._count_unfit)
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, file: BinaryIO, *args: Any, **kwargs: Any) -> ParquetItemExporter:
+        return cls(file, *args, types=feed_types(crawler), stats=crawler.stats, **kwargs)
+
+    def _count_unfit(self, column: str, count: int) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(UNFIT_VALUE_STAT, count)
 
     def export_item(self, item: Any) -> None:
         self.rows.write(dict(self.get_serialized_fields(item, default_value=None, include_empty=True)))

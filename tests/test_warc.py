@@ -138,23 +138,6 @@ def test_parquet_feed_and_parquet_output_hold_the_same_rows(
     assert table.to_pylist() == rows and len(rows) == 9
 
 
-def test_parquet_column_types_come_from_the_first_rows(tmp_path: Path) -> None:
-    from scrapy_cetd.exporters import ParquetRows
-
-    rows = ParquetRows(tmp_path / "rows.parquet", batch_size=2)
-    for row in [{"a": None, "n": 1}, {"a": None, "n": 2}, {"a": ["x"], "n": 3}, {"a": "z", "n": 4, "late": 1}]:
-        rows.write(row)
-    rows.close()
-    # A text column empty in the first rows keeps later lists as JSON; a key first seen later is dropped.
-    assert pq.read_table(tmp_path / "rows.parquet").to_pylist() == [
-        {"a": None, "n": 1}, {"a": None, "n": 2}, {"a": '["x"]', "n": 3}, {"a": "z", "n": 4}
-    ]
-    rows = ParquetRows(tmp_path / "bad.parquet", batch_size=1)
-    rows.write({"n": 1})
-    with pytest.raises(ValueError, match="a value of 'n' does not fit the column's type int64"):
-        rows.write({"n": "x"})
-
-
 def _dev_warc(path: Path, copies: int = 1) -> int:
     """A WARC of the committed WCXB pages (real pages), plus non-HTML records; returns the HTML responses."""
     writer = WarcFileWriter(path)

@@ -98,9 +98,10 @@ class _Output:
         self._parquet = None
         self._text: TextIO | None = None
         if path.endswith(".parquet"):
-            from ..exporters import ParquetRows
+            from ..exporters import OUTPUT_TYPES, WARC_ITEM_TYPES, ParquetRows
 
-            self._parquet = ParquetRows(path, fields=fields)
+            # The columns' types are what the fields are, not what the first rows hold.
+            self._parquet = ParquetRows(path, fields=fields, types={**OUTPUT_TYPES, **WARC_ITEM_TYPES})
         elif path.endswith(".jsonl.gz"):
             self._text = gzip.open(path, "wt", encoding="utf-8")  # noqa: SIM115
         elif path.endswith(".jsonl") or path == "-":

@@ -49,8 +49,8 @@ class WarcOptions:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """The item's fields, in order."""
-        return (*ITEM_FIELDS, *self.outputs, "reason")
+        """The item's fields, in order, each once (the ``url`` output is the item's ``url``)."""
+        return tuple(dict.fromkeys((*ITEM_FIELDS, *self.outputs, "reason")))
 
 
 def output_value(result: Extraction, name: str) -> Any:
