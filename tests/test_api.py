@@ -141,6 +141,14 @@ def test_algorithm_registry_and_validation() -> None:
         extract(ARTICLE, window=3)
 
 
+@pytest.mark.parametrize("name", algorithm_names())
+def test_every_algorithm_rejects_non_finite_options_by_name(name: str) -> None:
+    for option in ("threshold_coefficient", *get_algorithm(name).params):
+        for bad in (float("nan"), float("inf"), float("-inf"), "nan"):
+            with pytest.raises(ValueError, match=f"{name}: parameter '{option}' must be a finite number"):
+                extract(ARTICLE, algorithm=name, **{option: bad})
+
+
 def test_diagnostics_on_request() -> None:
     assert extract(ARTICLE).diagnostics is None
     info = extract(ARTICLE, diagnostics=True).diagnostics
