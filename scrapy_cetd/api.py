@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from lxml import etree
@@ -82,16 +83,31 @@ def extract_tree(
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
 
-    A :class:`Page` can be reused: run several algorithms on one parse.  Options as for
-    :func:`extract`.
+    A :class:`Page` can be reused: run several algorithms on one parse.  A ``url`` given
+    with a Page counts for this call only (the Page is not changed); without one, the
+    Page's own ``url`` is used.  Options and outputs as for :func:`extract`.
     """
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
-    page = tree if isinstance(tree, Page) else Page.from_tree(tree, url, read_json_ld=with_metadata)
+    if isinstance(tree, Page):
+        page = _with_url(tree, url)
+    else:
+        page = Page.from_tree(tree, url, read_json_ld=with_metadata)
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
         with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,
     )
+
+
+def _with_url(page: Page, url: str | None) -> Page:
+    """``page``, or where ``url`` gives another address a shallow copy with that ``url``
+    (the tree and the statistics shared), so a reused Page keeps its own."""
+    url = storable_url(url)
+    if url is None or url == page.url:
+        return page
+    other = copy.copy(page)
+    other.url = url
+    return other
 
 
 extract_page = extract_tree

@@ -12,6 +12,7 @@ from scrapy_cetd import (
     DEFAULT_ALGORITHM,
     EmptyDocument,
     Extraction,
+    Page,
     algorithm_names,
     extract,
     extract_tree,
@@ -139,6 +140,34 @@ def test_algorithm_registry_and_validation() -> None:
         extract(ARTICLE, threshold_coefficient="high")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown parameter.*window"):
         extract(ARTICLE, window=3)
+
+
+LINKED = (
+    "<html><head><title>News</title><link rel='canonical' href='/story'>"
+    "<meta property='og:image' content='/lead.jpg'></head><body><article><h1>Headline</h1>"
+    "<p>The first paragraph of the story, long enough to matter here, <a href='/rel'>with a link</a>.</p>"
+    "<p>The second paragraph continues the story with more detail and more words.</p></article></body></html>"
+)
+
+
+def test_extract_tree_takes_the_url_given_with_a_page_for_that_call_only() -> None:
+    from_tree = extract_tree(parse_html(LINKED), url="https://x.example/a/")
+    page = Page.from_tree(parse_html(LINKED))
+    given = extract_tree(page, url="https://x.example/a/")
+    assert given.url == from_tree.url == "https://x.example/a/"
+    assert 'href="https://x.example/rel"' in given.html and given.html == from_tree.html
+    assert given.metadata is not None and given.metadata == from_tree.metadata
+    assert given.metadata.canonical_url == "https://x.example/story"
+    assert given.metadata.image == "https://x.example/lead.jpg"
+    # The Page is not changed: without a url the next call has the Page's own (none here).
+    assert page.url is None
+    again = extract_tree(page)
+    assert again.url is None and 'href="/rel"' in again.html
+    assert again.metadata is not None and again.metadata.canonical_url == "/story"
+    own = Page.from_tree(parse_html(LINKED), "https://own.example/p")
+    assert extract_tree(own).url == "https://own.example/p"
+    assert extract_tree(own, url="https://x.example/a/").url == "https://x.example/a/"
+    assert own.url == "https://own.example/p" and 'href="https://own.example/rel"' in extract_tree(own).html
 
 
 @pytest.mark.parametrize("name", algorithm_names())
