@@ -10,7 +10,7 @@ from lxml import etree
 from .extraction import Extraction, Selection
 from .metadata import extract_metadata
 from .page import Page
-from .parsing import EmptyDocument, parse_html, storable_url
+from .parsing import EmptyDocument, markup_argument, parse_html, storable_url
 from .registry import get_algorithm
 from .render import render
 
@@ -28,8 +28,19 @@ def _empty(
     )
 
 
+def _optional_str(value: object, function: str, argument: str) -> None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{function}() argument {argument!r} must be str or None, not {type(value).__name__}")
+
+
+def _algorithm_name(value: object, function: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{function}() argument 'algorithm' must be str, not {type(value).__name__}")
+    return value
+
+
 def extract(
-    html: str | bytes,
+    html: str | bytes | bytearray | memoryview,
     *,
     algorithm: str = DEFAULT_ALGORITHM,
     url: str | None = None,
@@ -44,17 +55,22 @@ def extract(
 ) -> Extraction:
     """Extract the main content of a page.
 
-    ``html`` is text or bytes (decoded from the BOM, ``content_type``'s charset, the
-    ``<meta>`` charset, or detection).  Input with nothing to extract (empty, binary,
-    no text) gives an empty :class:`Extraction` whose ``reason`` says why.  Unknown
-    algorithms and out-of-range options raise ``ValueError``.  ``with_html=False`` skips
-    the cleaned HTML (``html`` is then empty), for callers that want the text only;
-    ``with_markdown=True`` adds ``markdown``, rendered from the same selection.
-    ``with_metadata=False`` skips the article metadata (``metadata`` is then ``None`` and
-    ``title`` the page's ``<title>``).
+    ``html`` is text or bytes-like (``bytes``, ``bytearray``, ``memoryview``; decoded
+    from the BOM, ``content_type``'s charset, the ``<meta>`` charset, or detection).
+    Input with nothing to extract (empty, binary, no text) gives an empty
+    :class:`Extraction` whose ``reason`` says why.  Unknown algorithms and out-of-range
+    options raise ``ValueError``, arguments of the wrong type ``TypeError``.
+    ``with_html=False`` skips the cleaned HTML (``html`` is then empty), for callers that
+    want the text only; ``with_markdown=True`` adds ``markdown``, rendered from the same
+    selection.  ``with_metadata=False`` skips the article metadata (``metadata`` is then
+    ``None`` and ``title`` the page's ``<title>``).
     ``with_comments=True`` fills ``comments`` with the page's comment section, which is
     never part of ``text`` (found by ``cetd-plus``; empty for the other algorithms).
     """
+    html = markup_argument(html, "extract", "html")
+    _optional_str(url, "extract", "url")
+    _optional_str(content_type, "extract", "content_type")
+    algorithm = _algorithm_name(algorithm, "extract")
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     try:
@@ -87,6 +103,14 @@ def extract_tree(
     with a Page counts for this call only (the Page is not changed); without one, the
     Page's own ``url`` is used.  Options and outputs as for :func:`extract`.
     """
+    _optional_str(url, "extract_tree", "url")
+    algorithm = _algorithm_name(algorithm, "extract_tree")
+    if not isinstance(tree, (etree._Element, etree._ElementTree, Page)):
+        hint = " (use extract() for markup)" if isinstance(tree, (str, bytes, bytearray, memoryview)) else ""
+        raise TypeError(
+            "extract_tree() argument 'tree' must be an lxml element or element tree, or a Page, "
+            f"not {type(tree).__name__}{hint}"
+        )
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     if isinstance(tree, Page):

@@ -118,10 +118,13 @@ def algorithm_names() -> list[str]:
 
 
 def get_algorithm(name: str) -> Algorithm:
-    """Look an algorithm up by name; ``ValueError`` lists the valid names."""
+    """Look an algorithm up by name; ``ValueError`` lists the valid names (``TypeError``
+    for a name that is no ``str``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"get_algorithm() argument 'name' must be str, not {type(name).__name__}")
     _load_all()
     try:
         return _REGISTRY[name]
-    except (KeyError, TypeError):
+    except KeyError:
         raise ValueError(f"unknown algorithm {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}") from None
 

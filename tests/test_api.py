@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Callable
 
 import pytest
 from lxml import etree
@@ -168,6 +169,39 @@ def test_extract_tree_takes_the_url_given_with_a_page_for_that_call_only() -> No
     assert extract_tree(own).url == "https://own.example/p"
     assert extract_tree(own, url="https://x.example/a/").url == "https://x.example/a/"
     assert own.url == "https://own.example/p" and 'href="https://own.example/rel"' in extract_tree(own).html
+
+
+@pytest.mark.parametrize("kind", [bytearray, memoryview])
+def test_bytes_like_input_is_read_as_bytes(kind: type) -> None:
+    data = ARTICLE.replace("Headline", "\u00dcberschrift").encode("utf-8")
+    result = extract(kind(data))
+    assert result == extract(data) and "\u00dcberschrift" in result.html
+    assert etree.tostring(parse_html(kind(data))) == etree.tostring(parse_html(data))
+
+
+BYTES_LIKE = r"must be str or a bytes-like object \(bytes, bytearray, memoryview\), not "
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: extract(None), f"extract\\(\\) argument 'html' {BYTES_LIKE}NoneType"),
+        (lambda: extract(123), f"extract\\(\\) argument 'html' {BYTES_LIKE}int"),
+        (lambda: extract(ARTICLE, url=123), r"extract\(\) argument 'url' must be str or None, not int"),
+        (lambda: extract(ARTICLE, content_type=b"text/html"), r"argument .content_type. must be str or None"),
+        (lambda: extract(ARTICLE, algorithm=None), r"extract\(\) argument 'algorithm' must be str, not NoneType"),
+        (lambda: extract_tree(ARTICLE), r"argument 'tree' must be an lxml element .* not str \(use extract\(\)"),
+        (lambda: extract_tree(None), r"extract_tree\(\) argument 'tree' must be an lxml element .*, not NoneType"),
+        (lambda: extract_tree(parse_html(ARTICLE), url=1.5), r"extract_tree\(\) argument 'url' must be str or None"),
+        (lambda: extract_tree(parse_html(ARTICLE), algorithm=1), r"argument 'algorithm' must be str, not int"),
+        (lambda: parse_html(None), f"parse_html\\(\\) argument 'data' {BYTES_LIKE}NoneType"),
+        (lambda: Page.from_tree(parse_html(ARTICLE), 123), r"url must be str or None, not int"),
+        (lambda: get_algorithm(None), r"get_algorithm\(\) argument 'name' must be str, not NoneType"),
+    ],
+)
+def test_arguments_of_the_wrong_type_raise_type_error_naming_them(call: Callable[[], object], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()
 
 
 @pytest.mark.parametrize("name", algorithm_names())
