@@ -53,19 +53,24 @@ def extract(
     with_comments: bool = False,
     **params: Any,
 ) -> Extraction:
-    """Extract the main content of a page.
+    """Extract the main content of a page; returns an :class:`Extraction`.
 
-    ``html`` is text or bytes-like (``bytes``, ``bytearray``, ``memoryview``; decoded
-    from the BOM, ``content_type``'s charset, the ``<meta>`` charset, or detection).
-    Input with nothing to extract (empty, binary, no text) gives an empty
-    :class:`Extraction` whose ``reason`` says why.  Unknown algorithms and out-of-range
-    options raise ``ValueError``, arguments of the wrong type ``TypeError``.
-    ``with_html=False`` skips the cleaned HTML (``html`` is then empty), for callers that
-    want the text only; ``with_markdown=True`` adds ``markdown``, rendered from the same
-    selection.  ``with_metadata=False`` skips the article metadata (``metadata`` is then
-    ``None`` and ``title`` the page's ``<title>``).
-    ``with_comments=True`` fills ``comments`` with the page's comment section, which is
-    never part of ``text`` (found by ``cetd-plus``; empty for the other algorithms).
+    ``html``: text or bytes-like (``bytes``, ``bytearray``, ``memoryview``), decoded from
+    the BOM, ``content_type``'s charset, the ``<meta>`` charset, or detection.  ``url``:
+    the page's address, kept in the result; relative links, image and canonical URLs
+    resolve against it.  ``algorithm``: one of :func:`~scrapy_cetd.algorithm_names`, with
+    its options ``threshold_coefficient`` and ``**params`` (``scrapy-cetd algorithms``).
+
+    Outputs: ``text`` and ``title``; ``html`` (cleaned) unless ``with_html=False``;
+    ``metadata`` unless ``with_metadata=False`` (``title`` is then the ``<title>``);
+    ``markdown`` with ``with_markdown=True``; ``comments`` (the comment section, never in
+    ``text``; found by ``cetd-plus`` only) with ``with_comments=True``; ``diagnostics``
+    (the algorithm's numbers and the per-node statistics) with ``diagnostics=True``.
+    An output not asked for is ``""`` or ``None``.
+
+    Input without text to extract (empty, binary, no body text) gives an empty result
+    whose ``reason`` says why.  ``ValueError``: an unknown algorithm or option, an option
+    out of range or not finite.  ``TypeError``: an argument of the wrong type.
     """
     html = markup_argument(html, "extract", "html")
     _optional_str(url, "extract", "url")

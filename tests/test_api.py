@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import inspect
 import re
 from collections.abc import Callable
 
@@ -210,6 +211,14 @@ def test_every_algorithm_rejects_non_finite_options_by_name(name: str) -> None:
         for bad in (float("nan"), float("inf"), float("-inf"), "nan"):
             with pytest.raises(ValueError, match=f"{name}: parameter '{option}' must be a finite number"):
                 extract(ARTICLE, algorithm=name, **{option: bad})
+
+
+def test_the_docstring_of_extract_names_every_option() -> None:
+    doc = extract.__doc__ or ""
+    options = [name for name in inspect.signature(extract).parameters if name != "params"]
+    assert [name for name in options if f"``{name}" not in doc] == []
+    assert "**params" in doc and "ValueError" in doc and "TypeError" in doc
+    assert len(doc.splitlines()) <= 25  # short enough for help()
 
 
 def test_diagnostics_on_request() -> None:
