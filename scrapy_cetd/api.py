@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from lxml import etree
@@ -9,7 +10,7 @@ from lxml import etree
 from .extraction import Extraction, Selection
 from .metadata import extract_metadata
 from .page import Page
-from .parsing import EmptyDocument, parse_html, storable_url
+from .parsing import EmptyDocument, markup_argument, parse_html, storable_url
 from .registry import get_algorithm
 from .render import render
 
@@ -27,8 +28,19 @@ def _empty(
     )
 
 
+def _optional_str(value: object, function: str, argument: str) -> None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{function}() argument {argument!r} must be str or None, not {type(value).__name__}")
+
+
+def _algorithm_name(value: object, function: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{function}() argument 'algorithm' must be str, not {type(value).__name__}")
+    return value
+
+
 def extract(
-    html: str | bytes,
+    html: str | bytes | bytearray | memoryview,
     *,
     algorithm: str = DEFAULT_ALGORITHM,
     url: str | None = None,
@@ -41,19 +53,29 @@ def extract(
     with_comments: bool = False,
     **params: Any,
 ) -> Extraction:
-    """Extract the main content of a page.
+    """Extract the main content of a page; returns an :class:`Extraction`.
 
-    ``html`` is text or bytes (decoded from the BOM, ``content_type``'s charset, the
-    ``<meta>`` charset, or detection).  Input with nothing to extract (empty, binary,
-    no text) gives an empty :class:`Extraction` whose ``reason`` says why.  Unknown
-    algorithms and out-of-range options raise ``ValueError``.  ``with_html=False`` skips
-    the cleaned HTML (``html`` is then empty), for callers that want the text only;
-    ``with_markdown=True`` adds ``markdown``, rendered from the same selection.
-    ``with_metadata=False`` skips the article metadata (``metadata`` is then ``None`` and
-    ``title`` the page's ``<title>``).
-    ``with_comments=True`` fills ``comments`` with the page's comment section, which is
-    never part of ``text`` (found by ``cetd-plus``; empty for the other algorithms).
+    ``html``: text or bytes-like (``bytes``, ``bytearray``, ``memoryview``), decoded from
+    the BOM, ``content_type``'s charset, the ``<meta>`` charset, or detection.  ``url``:
+    the page's address, kept in the result; relative links, image and canonical URLs
+    resolve against it.  ``algorithm``: one of :func:`~scrapy_cetd.algorithm_names`, with
+    its options ``threshold_coefficient`` and ``**params`` (``scrapy-cetd algorithms``).
+
+    Outputs: ``text`` and ``title``; ``html`` (cleaned) unless ``with_html=False``;
+    ``metadata`` unless ``with_metadata=False`` (``title`` is then the ``<title>``);
+    ``markdown`` with ``with_markdown=True``; ``comments`` (the comment section, never in
+    ``text``; found by ``cetd-plus`` only) with ``with_comments=True``; ``diagnostics``
+    (the algorithm's numbers and the per-node statistics) with ``diagnostics=True``.
+    An output not asked for is ``""`` or ``None``.
+
+    Input without text to extract (empty, binary, no body text) gives an empty result
+    whose ``reason`` says why.  ``ValueError``: an unknown algorithm or option, an option
+    out of range or not finite.  ``TypeError``: an argument of the wrong type.
     """
+    html = markup_argument(html, "extract", "html")
+    _optional_str(url, "extract", "url")
+    _optional_str(content_type, "extract", "content_type")
+    algorithm = _algorithm_name(algorithm, "extract")
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
     try:
@@ -82,16 +104,39 @@ def extract_tree(
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
 
-    A :class:`Page` can be reused: run several algorithms on one parse.  Options as for
-    :func:`extract`.
+    A :class:`Page` can be reused: run several algorithms on one parse.  A ``url`` given
+    with a Page counts for this call only (the Page is not changed); without one, the
+    Page's own ``url`` is used.  Options and outputs as for :func:`extract`.
     """
+    _optional_str(url, "extract_tree", "url")
+    algorithm = _algorithm_name(algorithm, "extract_tree")
+    if not isinstance(tree, (etree._Element, etree._ElementTree, Page)):
+        hint = " (use extract() for markup)" if isinstance(tree, (str, bytes, bytearray, memoryview)) else ""
+        raise TypeError(
+            "extract_tree() argument 'tree' must be an lxml element or element tree, or a Page, "
+            f"not {type(tree).__name__}{hint}"
+        )
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
-    page = tree if isinstance(tree, Page) else Page.from_tree(tree, url, read_json_ld=with_metadata)
+    if isinstance(tree, Page):
+        page = _with_url(tree, url)
+    else:
+        page = Page.from_tree(tree, url, read_json_ld=with_metadata)
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
         with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,
     )
+
+
+def _with_url(page: Page, url: str | None) -> Page:
+    """``page``, or where ``url`` gives another address a shallow copy with that ``url``
+    (the tree and the statistics shared), so a reused Page keeps its own."""
+    url = storable_url(url)
+    if url is None or url == page.url:
+        return page
+    other = copy.copy(page)
+    other.url = url
+    return other
 
 
 extract_page = extract_tree

@@ -25,6 +25,8 @@ from typing import Any
 
 from . import __version__
 from .api import DEFAULT_ALGORITHM, extract
+from .extraction import Extraction
+from .parsing import storable_url
 from .registry import algorithm_names, get_algorithm
 
 __all__ = ["main"]
@@ -141,8 +143,26 @@ def _checked_params(args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
+#: Outputs a JSON record has only when asked for, by the option that asks (``--diagnostics``,
+#: ``--with-markdown``, ``--with-comments``): a key with an empty value would read as "none found".
+_REQUESTED_OUTPUTS = {"diagnostics": "diagnostics", "markdown": "with_markdown", "comments": "with_comments"}
+
+
+def _json_record(label: str, result: Extraction, args: argparse.Namespace, error: str | None = None) -> str:
+    record = {"file": label, **result.to_dict()}
+    for key, option in _REQUESTED_OUTPUTS.items():
+        if not getattr(args, option):
+            del record[key]
+    if error is not None:
+        record["error"] = error
+    return json.dumps(record, ensure_ascii=False)
+
+
 def _extract_command(args: argparse.Namespace) -> int:
     params = _checked_params(args)
+    if args.format != "json" and (args.with_markdown or args.with_comments):
+        raise CommandError("--with-markdown and --with-comments add fields to --format json records")
+    coefficient, _ = get_algorithm(args.algorithm).resolve(args.threshold_coefficient, params)
     status = 0
     headers = len(args.files) > 1 and args.format != "json"
     printed = False
@@ -153,6 +173,12 @@ def _extract_command(args: argparse.Namespace) -> int:
         except (OSError, EOFError, zlib.error) as exc:
             _error(f"{label}: {_read_error(exc)}")
             status = 1
+            if args.format == "json":  # every input gets its record: the reason and the error
+                unread = Extraction(
+                    text="", html="", title=None, algorithm=args.algorithm, threshold=None,
+                    threshold_coefficient=coefficient, url=storable_url(args.url), reason="unreadable",
+                )
+                print(_json_record(label, unread, args, _read_error(exc)))
             continue
         result = extract(
             data,
@@ -161,21 +187,20 @@ def _extract_command(args: argparse.Namespace) -> int:
             threshold_coefficient=args.threshold_coefficient,
             content_type=args.content_type,
             diagnostics=args.diagnostics,
-            with_markdown=args.format == "markdown",
-            with_comments=args.format == "json",
+            with_markdown=args.format == "markdown" or args.with_markdown,
+            with_comments=args.with_comments,
             **params,
         )
         if result.reason and result.reason.startswith(_BAD_INPUT_REASONS):
             _error(f"{label}: no HTML to extract from ({result.reason})")
             status = 1
-            continue
-        if not result.text:
+        elif not result.text:
             print(f"{PROG}: {label}: nothing extracted ({result.reason}): {_why_empty(result.reason)}", file=sys.stderr)
             status = 1
-            if args.format != "json":  # JSON still gets the record, with its reason
-                continue
-        if args.format == "json":
-            print(json.dumps({"file": label, **result.to_dict()}, ensure_ascii=False))
+        if args.format == "json":  # JSON gets every record, an empty one with its reason
+            print(_json_record(label, result, args))
+            continue
+        if not result.text:
             continue
         if headers:
             print(("\n" if printed else "") + f"==> {label} <==")
@@ -454,8 +479,16 @@ exit status of extract:
   0  every file gave text
   1  some file gave none: unreadable, not HTML (empty, binary, broken gzip) or nothing
      extracted; one line on stderr says which file and why, the other files are still
-     processed (with --format json a page without text still gets its record)
+     processed (with --format json every file still gets its record, "text" empty,
+     "reason" saying why, and "error" for a file that could not be read)
   2  usage error (unknown algorithm, option out of range, ...)"""
+
+JSON_RECORD = """\
+--format json: one record (a line) per file, in order: "file", "text", "html",
+  "title", "algorithm", "threshold", "threshold_coefficient", "url", "reason" (why
+  "text" is empty, else null; "unreadable" with "error" for a file that could not be
+  read) and "metadata"; "diagnostics", "markdown" and "comments" only when asked for
+  (--diagnostics, --with-markdown, --with-comments)."""
 
 EXAMPLES = f"""\
 examples:
@@ -493,7 +526,7 @@ def build_parser() -> argparse.ArgumentParser:
         "cleaned HTML or JSON.",
         epilog="examples:\n"
         "  scrapy-cetd extract page.html other.html.gz\n"
-        "  scrapy-cetd extract page.html --format json --diagnostics\n\n" + EXIT_STATUS,
+        "  scrapy-cetd extract page.html --format json --diagnostics\n\n" + JSON_RECORD + "\n\n" + EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ex.add_argument("files", nargs="+", metavar="FILE", help="HTML file, gzip or not; - for stdin")
@@ -503,7 +536,17 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("-f", "--format", choices=("text", "html", "markdown", "json"), default="text", help="default text")
     ex.add_argument("--url", help="the page's URL (kept in the result)")
     ex.add_argument("--content-type", help="HTTP Content-Type header, for the charset")
-    ex.add_argument("--diagnostics", action="store_true", help="add the per-node table (shown with --format json)")
+    ex.add_argument(
+        "--diagnostics", action="store_true", help="add the algorithm's numbers and per-node table to the JSON record"
+    )
+    ex.add_argument(
+        "--with-markdown", action="store_true", help="add the Markdown (\"markdown\") to the JSON record"
+    )
+    ex.add_argument(
+        "--with-comments", action="store_true",
+        help="add the page's comment section (\"comments\", never part of the text; found by cetd-plus) "
+        "to the JSON record",
+    )
     ex.set_defaults(handler=_extract_command)
 
     selection = _selection_options()

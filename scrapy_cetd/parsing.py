@@ -27,6 +27,7 @@ __all__ = [
     "correct_declared_encoding",
     "decode_html",
     "displayed_text",
+    "markup_argument",
     "parse_html",
     "sniff_binary",
     "storable_url",
@@ -114,6 +115,8 @@ def storable_url(url: str | None) -> str | None:
     """A page's URL as the library keeps it: stripped, its control characters, spaces and
     lone surrogates percent-encoded (as a browser's address bar does; neither an lxml tree
     nor UTF-8 output can hold the raw characters); ``None`` when empty."""
+    if url is not None and not isinstance(url, str):
+        raise TypeError(f"url must be str or None, not {type(url).__name__}")
     if not url or not url.strip():
         return None
     url = url.strip()
@@ -342,15 +345,30 @@ def _count_elements(root: etree._Element) -> int:
 _COUNT_ELEMENTS = etree.XPath("count(//*)")
 
 
+def markup_argument(value: object, function: str, argument: str) -> str | bytes:
+    """``value`` as markup: a ``str``, or ``bytes`` (a ``bytearray`` or ``memoryview`` is
+    copied to ``bytes``); ``TypeError`` naming ``function``'s ``argument`` for anything else."""
+    if isinstance(value, (str, bytes)):
+        return value
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(
+        f"{function}() argument {argument!r} must be str or a bytes-like object (bytes, bytearray, memoryview), "
+        f"not {type(value).__name__}"
+    )
+
+
 def parse_html(
-    data: str | bytes, *, content_type: str | None = None, max_elements: int = 0
+    data: str | bytes | bytearray | memoryview, *, content_type: str | None = None, max_elements: int = 0
 ) -> etree._Element:
     """Parse a page into the root ``<html>`` element of an lxml tree.
 
     Raises :class:`EmptyDocument` for empty, whitespace-only or binary input, and for a
     page of more than ``max_elements`` elements (``too_many_elements``; ``0``: no limit;
-    crawls set ``CETD_MAX_ELEMENTS``).
+    crawls set ``CETD_MAX_ELEMENTS``); ``TypeError`` for input that is neither text nor
+    bytes-like.
     """
+    data = markup_argument(data, "parse_html", "data")
     kind = sniff_binary(data)
     if kind:
         raise EmptyDocument(f"binary:{kind}")

@@ -29,20 +29,33 @@ class Param:
     doc: str = ""
 
     def validate(self, algorithm: str, name: str, value: Any) -> float:
+        """``value`` as a number in range (an ``int`` for integer parameters); ``ValueError``
+        naming the parameter for anything else: not a number, NaN, infinite, fractional
+        where a whole number is needed, or out of range.  Every parameter and the threshold
+        coefficient go through here, so every algorithm's options are checked alike."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             try:
                 value = float(value)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise ValueError(f"{algorithm}: parameter {name!r} must be a number, got {value!r}") from None
+        if not _finite(value):
+            raise ValueError(f"{algorithm}: parameter {name!r} must be a finite number, got {value!r}")
         if self.integer:
             if value != int(value):
                 raise ValueError(f"{algorithm}: parameter {name!r} must be a whole number, got {value!r}")
             value = int(value)
-        if math.isnan(value) or not (self.minimum <= value <= self.maximum):
+        if not (self.minimum <= value <= self.maximum):
             raise ValueError(
                 f"{algorithm}: parameter {name!r}={value!r} is out of range [{self.minimum}, {self.maximum}]"
             )
         return value
+
+
+def _finite(value: float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 SelectFunction = Callable[..., Selection]
@@ -105,10 +118,13 @@ def algorithm_names() -> list[str]:
 
 
 def get_algorithm(name: str) -> Algorithm:
-    """Look an algorithm up by name; ``ValueError`` lists the valid names."""
+    """Look an algorithm up by name; ``ValueError`` lists the valid names (``TypeError``
+    for a name that is no ``str``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"get_algorithm() argument 'name' must be str, not {type(name).__name__}")
     _load_all()
     try:
         return _REGISTRY[name]
-    except (KeyError, TypeError):
+    except KeyError:
         raise ValueError(f"unknown algorithm {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}") from None
 

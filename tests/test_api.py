@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import inspect
 import re
+from collections.abc import Callable
 
 import pytest
 from lxml import etree
@@ -12,6 +14,7 @@ from scrapy_cetd import (
     DEFAULT_ALGORITHM,
     EmptyDocument,
     Extraction,
+    Page,
     algorithm_names,
     extract,
     extract_tree,
@@ -153,6 +156,83 @@ def test_algorithm_registry_and_validation() -> None:
         extract(ARTICLE, threshold_coefficient="high")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown parameter.*window"):
         extract(ARTICLE, window=3)
+
+
+LINKED = (
+    "<html><head><title>News</title><link rel='canonical' href='/story'>"
+    "<meta property='og:image' content='/lead.jpg'></head><body><article><h1>Headline</h1>"
+    "<p>The first paragraph of the story, long enough to matter here, <a href='/rel'>with a link</a>.</p>"
+    "<p>The second paragraph continues the story with more detail and more words.</p></article></body></html>"
+)
+
+
+def test_extract_tree_takes_the_url_given_with_a_page_for_that_call_only() -> None:
+    from_tree = extract_tree(parse_html(LINKED), url="https://x.example/a/")
+    page = Page.from_tree(parse_html(LINKED))
+    given = extract_tree(page, url="https://x.example/a/")
+    assert given.url == from_tree.url == "https://x.example/a/"
+    assert 'href="https://x.example/rel"' in given.html and given.html == from_tree.html
+    assert given.metadata is not None and given.metadata == from_tree.metadata
+    assert given.metadata.canonical_url == "https://x.example/story"
+    assert given.metadata.image == "https://x.example/lead.jpg"
+    # The Page is not changed: without a url the next call has the Page's own (none here).
+    assert page.url is None
+    again = extract_tree(page)
+    assert again.url is None and 'href="/rel"' in again.html
+    assert again.metadata is not None and again.metadata.canonical_url == "/story"
+    own = Page.from_tree(parse_html(LINKED), "https://own.example/p")
+    assert extract_tree(own).url == "https://own.example/p"
+    assert extract_tree(own, url="https://x.example/a/").url == "https://x.example/a/"
+    assert own.url == "https://own.example/p" and 'href="https://own.example/rel"' in extract_tree(own).html
+
+
+@pytest.mark.parametrize("kind", [bytearray, memoryview])
+def test_bytes_like_input_is_read_as_bytes(kind: type) -> None:
+    data = ARTICLE.replace("Headline", "\u00dcberschrift").encode("utf-8")
+    result = extract(kind(data))
+    assert result == extract(data) and "\u00dcberschrift" in result.html
+    assert etree.tostring(parse_html(kind(data))) == etree.tostring(parse_html(data))
+
+
+BYTES_LIKE = r"must be str or a bytes-like object \(bytes, bytearray, memoryview\), not "
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: extract(None), f"extract\\(\\) argument 'html' {BYTES_LIKE}NoneType"),
+        (lambda: extract(123), f"extract\\(\\) argument 'html' {BYTES_LIKE}int"),
+        (lambda: extract(ARTICLE, url=123), r"extract\(\) argument 'url' must be str or None, not int"),
+        (lambda: extract(ARTICLE, content_type=b"text/html"), r"argument .content_type. must be str or None"),
+        (lambda: extract(ARTICLE, algorithm=None), r"extract\(\) argument 'algorithm' must be str, not NoneType"),
+        (lambda: extract_tree(ARTICLE), r"argument 'tree' must be an lxml element .* not str \(use extract\(\)"),
+        (lambda: extract_tree(None), r"extract_tree\(\) argument 'tree' must be an lxml element .*, not NoneType"),
+        (lambda: extract_tree(parse_html(ARTICLE), url=1.5), r"extract_tree\(\) argument 'url' must be str or None"),
+        (lambda: extract_tree(parse_html(ARTICLE), algorithm=1), r"argument 'algorithm' must be str, not int"),
+        (lambda: parse_html(None), f"parse_html\\(\\) argument 'data' {BYTES_LIKE}NoneType"),
+        (lambda: Page.from_tree(parse_html(ARTICLE), 123), r"url must be str or None, not int"),
+        (lambda: get_algorithm(None), r"get_algorithm\(\) argument 'name' must be str, not NoneType"),
+    ],
+)
+def test_arguments_of_the_wrong_type_raise_type_error_naming_them(call: Callable[[], object], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("name", algorithm_names())
+def test_every_algorithm_rejects_non_finite_options_by_name(name: str) -> None:
+    for option in ("threshold_coefficient", *get_algorithm(name).params):
+        for bad in (float("nan"), float("inf"), float("-inf"), "nan"):
+            with pytest.raises(ValueError, match=f"{name}: parameter '{option}' must be a finite number"):
+                extract(ARTICLE, algorithm=name, **{option: bad})
+
+
+def test_the_docstring_of_extract_names_every_option() -> None:
+    doc = extract.__doc__ or ""
+    options = [name for name in inspect.signature(extract).parameters if name != "params"]
+    assert [name for name in options if f"``{name}" not in doc] == []
+    assert "**params" in doc and "ValueError" in doc and "TypeError" in doc
+    assert len(doc.splitlines()) <= 25  # short enough for help()
 
 
 def test_diagnostics_on_request() -> None:

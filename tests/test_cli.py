@@ -154,6 +154,47 @@ def test_json_output_keeps_the_record_of_a_page_without_text(
     assert record["text"] == "" and record["reason"] == "no-text" and record["title"] == "Blank"
 
 
+def test_json_output_has_a_record_for_every_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, article: Path
+) -> None:
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    binary = tmp_path / "doc.html"
+    binary.write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    broken = tmp_path / "broken.html.gz"
+    broken.write_bytes(gzip.compress(b"<p>cut</p>")[:12])
+    missing = tmp_path / "missing.html"
+    files = [empty, binary, missing, broken, article]
+    status, out, err = run(capsys, "extract", "-f", "json", "--url", "https://news.example/a", *map(str, files))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert status == 1 and [r["file"] for r in records] == list(map(str, files))
+    assert [r["reason"] for r in records] == ["empty", "binary:pdf", "unreadable", "unreadable", None]
+    assert [r.get("error") for r in records] == [
+        None, None, "No such file or directory", records[3]["error"], None
+    ] and records[3]["error"].startswith("broken gzip data")
+    assert all(r["text"] == "" and r["url"] == "https://news.example/a" for r in records[:4])
+    assert records[4]["text"].splitlines()[0] == FIRST_PARAGRAPH
+    assert {r["algorithm"] for r in records} == {DEFAULT_ALGORITHM}
+    assert {r["threshold_coefficient"] for r in records} == {get_algorithm(DEFAULT_ALGORITHM).default_coefficient}
+    assert len(err.splitlines()) == 4  # a line on stderr for each input without text, as before
+
+
+def test_json_record_has_markdown_comments_and_diagnostics_on_request(
+    capsys: pytest.CaptureFixture[str], article: Path
+) -> None:
+    status, out, _ = run(capsys, "extract", "-f", "json", str(article))
+    record = json.loads(out)
+    assert status == 0 and not {"markdown", "comments", "diagnostics"} & set(record)
+    assert {"file", "text", "html", "title", "url", "reason", "metadata"} <= set(record)
+    status, out, _ = run(capsys, "extract", "-f", "json", "--with-markdown", "--with-comments", str(article))
+    record = json.loads(out)
+    _, markdown, _ = run(capsys, "extract", "-f", "markdown", str(article))
+    assert status == 0 and record["markdown"] + "\n" == markdown and FIRST_PARAGRAPH in record["markdown"]
+    assert record["comments"] == "" and "diagnostics" not in record  # the page has no comment section
+    status, out, err = run(capsys, "extract", "--with-markdown", str(article))
+    assert status == 2 and out == "" and "--with-markdown and --with-comments add fields to --format json" in err
+
+
 def test_help_has_examples_and_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0
     out = capsys.readouterr().out

@@ -199,7 +199,7 @@ def test_comments_output_in_settings_and_cli(tmp_path: Path, capsys: pytest.Capt
     assert not CetdConfig.from_settings(Settings()).options.comments
     page = tmp_path / "page.html"
     page.write_text(news_page(after_story=comment_section(3)), encoding="utf-8")
-    assert main(["extract", "--format", "json", str(page)]) == 0
+    assert main(["extract", "--format", "json", "--with-comments", str(page)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert "Comment 2: I have walked" in printed["comments"]
     assert "Comment" not in printed["text"]
