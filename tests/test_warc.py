@@ -197,7 +197,10 @@ def test_jobs_2_equals_jobs_1(
     assert len(read_jsonl(two)) == pages and f"{pages} items" in err and "non_html 1" in err
 
 
-def test_dask_local_cluster_equals_local_run(dev_warc: tuple[Path, int], local_run: bytes, tmp_path: Path) -> None:
+def test_dask_local_cluster_equals_local_run(
+    dev_warc: tuple[Path, int], local_run: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     distributed = pytest.importorskip("distributed")
     path, _ = dev_warc
     with distributed.LocalCluster(
@@ -206,7 +209,13 @@ def test_dask_local_cluster_equals_local_run(dev_warc: tuple[Path, int], local_r
         out = tmp_path / "dask.jsonl"
         argv = ["warc", str(path), "-o", str(out), "--split-size", "256k", "--dask", cluster.scheduler_address]
         assert main(argv) == 0
-    assert out.read_bytes() == local_run
+        assert out.read_bytes() == local_run
+        # Relative paths are the command's: the workers were started in another directory.
+        monkeypatch.chdir(path.parent)
+        argv = ["warc", path.name, "-o", "relative.jsonl", "--split-size", "256k", "--dask", cluster.scheduler_address]
+        status, err = _run(argv, capsys)
+        assert status == 0, err
+        assert (path.parent / "relative.jsonl").read_bytes() == local_run
 
 
 def test_rotation_by_size(tmp_path: Path) -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import gzip
 import json
 import multiprocessing
+import os
 import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
@@ -74,6 +75,13 @@ def process_unit(unit: Unit, options: WarcOptions) -> UnitResult:
         result.error = str(exc)
     size = Path(unit.path).stat().st_size if result.error is None else 0
     result.bytes_done = (unit.end if unit.end is not None else size) - unit.start
+    return result
+
+
+def _process_as(unit: Unit, absolute: Unit, options: WarcOptions) -> UnitResult:
+    """:func:`process_unit` on ``absolute``, its result reported for ``unit`` (the path as given)."""
+    result = process_unit(absolute, options)
+    result.unit = unit
     return result
 
 
@@ -225,10 +233,16 @@ def _results_dask(units: list[Unit], options: WarcOptions, address: str) -> Iter
     except (OSError, TimeoutError, ValueError) as exc:
         raise RuntimeError(f"--dask {address}: cannot connect to the scheduler ({exc})") from None
 
+    def submit(unit: Unit) -> Any:
+        # Workers resolve a relative path against their own working directory: send the
+        # path as this command resolves it (workers must see the files at the same paths).
+        absolute = replace(unit, path=os.path.abspath(unit.path))
+        return client.submit(_process_as, unit, absolute, options, pure=False)
+
     def results() -> Iterator[UnitResult]:
         with client:
             window = 2 * max(sum(client.nthreads().values()), 1)
-            yield from _in_order(lambda unit: client.submit(process_unit, unit, options, pure=False), units, window)
+            yield from _in_order(submit, units, window)
 
     return results()
 
