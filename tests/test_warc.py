@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import signal
 import subprocess
@@ -485,3 +486,15 @@ def test_undecodable_and_oversized_compressed_bodies_are_skipped_with_a_reason(
     with pytest.raises(reader.BodyDecodeError, match="decompresses to more than 16777216 bytes") as caught:
         reader.decode_body([(b"Content-Encoding", b"gzip")], bomb, 0)
     assert caught.value.reason == "too_large"
+
+
+def test_a_file_that_fails_in_every_unit_is_one_failed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy_cetd.warc import batch
+    from scrapy_cetd.warc.extract import WarcOptions
+
+    gone = str(tmp_path / "gone.warc.gz")  # split into units, then removed before they ran
+    monkeypatch.setattr(batch, "make_units", lambda paths, size: ([Unit(gone, 0, 10), Unit(gone, 10)], []))
+    log = io.StringIO()
+    summary = batch.run_batch([gone], str(tmp_path / "out.jsonl"), WarcOptions(), log=log)
+    assert log.getvalue().count("No such file or directory") == 2
+    assert summary.failed_files == [gone] and "failed files: 1" in summary.lines()

@@ -274,7 +274,8 @@ def run_batch(
         for result in results:
             if result.error is not None:
                 print(f"{bar.clear()}scrapy-cetd: error: {result.error}", file=log)
-                summary.failed_files.append(result.unit.path)
+                if result.unit.path not in summary.failed_files:  # a file fails once, whatever its units
+                    summary.failed_files.append(result.unit.path)
             for issue in result.issues:
                 print(f"{bar.clear()}scrapy-cetd: warning: {result.unit.path}: byte {issue.offset}: {issue.kind}: "
                       f"{issue.message}", file=log)
