@@ -6,6 +6,8 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
+import random
 import signal
 import subprocess
 import sys
@@ -498,3 +500,40 @@ def test_a_file_that_fails_in_every_unit_is_one_failed_file(tmp_path: Path, monk
     summary = batch.run_batch([gone], str(tmp_path / "out.jsonl"), WarcOptions(), log=log)
     assert log.getvalue().count("No such file or directory") == 2
     assert summary.failed_files == [gone] and "failed files: 1" in summary.lines()
+
+
+def test_ctrl_c_with_jobs_leaves_a_whole_gzip_holding_the_items_it_reports(tmp_path: Path) -> None:
+    """SIGINT to the process group (a Ctrl-C in a terminal) while the output is being written,
+    at three points: each time a valid ``.jsonl.gz`` with exactly the items the command reports."""
+    members = []
+    for n in range(1000):
+        rng = random.Random(n)  # words that do not compress: the .jsonl.gz grows every few items
+        words = " ".join(f"{rng.getrandbits(40):x}" for _ in range(150)).encode()
+        page = b"<html><head><title>T</title></head><body><article><p>" + words + b"</p></article></body></html>"
+        members += [gzip.compress(record, 1) for record in exchange_records(f"http://example.org/{n}", 200, HTML, page)]
+    big = tmp_path / "big.warc.gz"
+    big.write_bytes(b"".join(members))
+    out = tmp_path / "out.jsonl.gz"
+    argv = [sys.executable, "-m", "scrapy_cetd", "warc", str(big), "-o", str(out), "--jobs", "2",
+            "--split-size", "64k", "--fields", "text,title,html"]
+    for growth in (1, 4, 12):  # interrupt once the output has grown this many times
+        for _ in range(3):  # again if the run ends before the interrupt
+            out.unlink(missing_ok=True)
+            process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            size, seen = 0, 0
+            while process.poll() is None and seen < growth:
+                now = out.stat().st_size if out.exists() else 0
+                if now != size:
+                    size, seen = now, seen + 1
+                time.sleep(0.001)
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGINT)
+            _, err = process.communicate(timeout=60)
+            if process.returncode != 0:
+                break
+        assert process.returncode == 130, err
+        with gzip.open(out, "rt", encoding="utf-8") as file:  # the CRC and length are checked at the end
+            urls = [json.loads(line)["url"] for line in file]
+        assert f"interrupted: {out} holds the first {len(urls)} items" in err, err[-2000:]
+        assert urls == [f"http://example.org/{n}" for n in range(len(urls))]
+        assert "Traceback" not in err, err  # the workers ignore SIGINT: the command alone stops them
