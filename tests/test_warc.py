@@ -207,7 +207,7 @@ def test_dask_local_cluster_equals_local_run(
     distributed = pytest.importorskip("distributed")
     path, _ = dev_warc
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
     ) as cluster:
         out = tmp_path / "dask.jsonl"
         argv = ["warc", str(path), "-o", str(out), "--split-size", "256k", "--dask", cluster.scheduler_address]
