@@ -11,12 +11,15 @@ from __future__ import annotations
 import gzip
 import json
 import multiprocessing
+import os
+import signal
 import sys
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
@@ -74,6 +77,13 @@ def process_unit(unit: Unit, options: WarcOptions) -> UnitResult:
         result.error = str(exc)
     size = Path(unit.path).stat().st_size if result.error is None else 0
     result.bytes_done = (unit.end if unit.end is not None else size) - unit.start
+    return result
+
+
+def _process_as(unit: Unit, absolute: Unit, options: WarcOptions) -> UnitResult:
+    """:func:`process_unit` on ``absolute``, its result reported for ``unit`` (the path as given)."""
+    result = process_unit(absolute, options)
+    result.unit = unit
     return result
 
 
@@ -205,14 +215,40 @@ def _in_order(submit: Callable[[Unit], Any], units: list[Unit], window: int) -> 
         yield result
 
 
+def _ignore_sigint() -> None:
+    """A worker's start: a Ctrl-C in a terminal reaches the whole process group; the command
+    alone decides what to do (SIGINT is blocked while a worker is started, until here)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _results_local(units: list[Unit], options: WarcOptions, jobs: int) -> Iterator[UnitResult]:
     if jobs <= 1 or len(units) <= 1:
         for unit in units:
             yield process_unit(unit, options)
         return
     # spawn: no locks inherited from the caller's threads (fork of a threaded process can deadlock).
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield from _in_order(lambda unit: pool.submit(process_unit, unit, options), units, 2 * jobs)
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+
+    def submit(unit: Unit) -> Any:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # a worker may start here
+        try:
+            return pool.submit(process_unit, unit, options)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    try:
+        yield from _in_order(submit, units, 2 * jobs)
+    except BaseException:  # Ctrl-C, or the results are no longer wanted: do not finish the units in flight
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _results_dask(units: list[Unit], options: WarcOptions, address: str) -> Iterator[UnitResult]:
@@ -226,10 +262,16 @@ def _results_dask(units: list[Unit], options: WarcOptions, address: str) -> Iter
     except (OSError, TimeoutError, ValueError) as exc:
         raise RuntimeError(f"--dask {address}: cannot connect to the scheduler ({exc})") from None
 
+    def submit(unit: Unit) -> Any:
+        # Workers resolve a relative path against their own working directory: send the
+        # path as this command resolves it (workers must see the files at the same paths).
+        absolute = replace(unit, path=os.path.abspath(unit.path))
+        return client.submit(_process_as, unit, absolute, options, pure=False)
+
     def results() -> Iterator[UnitResult]:
         with client:
             window = 2 * max(sum(client.nthreads().values()), 1)
-            yield from _in_order(lambda unit: client.submit(process_unit, unit, options, pure=False), units, window)
+            yield from _in_order(submit, units, window)
 
     return results()
 
@@ -257,37 +299,88 @@ def run_batch(
     results = _results_dask(units, options, dask) if dask else _results_local(units, options, jobs)
     writer = open_output(output, options.fields)
     bar = _Progress(sum(_unit_size(u) for u in units), sys.stderr.isatty() if progress is None else progress)
+    held = _HeldInterrupt()
     try:
         for result in results:
-            if result.error is not None:
-                print(f"{bar.clear()}scrapy-cetd: error: {result.error}", file=log)
-                summary.failed_files.append(result.unit.path)
-            for issue in result.issues:
-                print(f"{bar.clear()}scrapy-cetd: warning: {result.unit.path}: byte {issue.offset}: {issue.kind}: "
-                      f"{issue.message}", file=log)
-            if result.issues and result.unit.path not in summary.failed_files:
-                summary.failed_files.append(result.unit.path)
-            summary.records += result.records
-            summary.items += len(result.items)
-            summary.skipped.update(result.skipped)
-            summary.read_seconds += result.read_seconds
-            summary.extract_seconds += result.extract_seconds
-            write_started = time.process_time()
-            for item in result.items:
-                writer.write(item)
-            summary.write_seconds += time.process_time() - write_started
-            bar.update(result, summary)
+            with held:  # a unit's items are written whole, and counted as written
+                _write_result(result, writer, summary, bar, log)
     except KeyboardInterrupt:
         print(f"{bar.clear()}scrapy-cetd: interrupted: {output} holds the first {summary.items} items, "
               f"from the first {summary.records} records in input order; the rest was not written", file=log)
         raise
     finally:
-        write_started = time.process_time()
-        writer.close()
-        summary.write_seconds += time.process_time() - write_started
-        bar.close()
+        try:
+            with held:  # the output is closed whole (a .jsonl.gz's trailer, a .parquet's footer)
+                write_started = time.process_time()
+                writer.close()
+                summary.write_seconds += time.process_time() - write_started
+        finally:
+            held.restore()
+            bar.close()
+            results.close()  # stops the workers at once after a Ctrl-C
     summary.wall_seconds = time.perf_counter() - started
     return summary
+
+
+class _HeldInterrupt:
+    """While in the ``with`` block, a SIGINT (Ctrl-C) is held, and raised as
+    ``KeyboardInterrupt`` once the block is done: the output is never left mid-write (a
+    ``.jsonl.gz`` cut inside a deflate block or with a stale CRC, a count of items that were
+    not written).  Outside the block a SIGINT acts at once, as before.  Works only in the
+    main thread (the only one Python runs signal handlers in); elsewhere it does nothing."""
+
+    def __init__(self) -> None:
+        self.active = False
+        self.pending = False
+        self._previous: Any = None
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if callable(previous):  # not ignored by the caller
+                self._previous = previous
+                signal.signal(signal.SIGINT, self._handle)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.active:
+            self.pending = True
+        else:
+            self._previous(signum, frame)
+
+    def __enter__(self) -> None:
+        self.active = True
+
+    def __exit__(self, kind: type[BaseException] | None, *_: Any) -> None:
+        self.active = False
+        if self.pending and kind is None:
+            self.pending = False
+            self._previous(signal.SIGINT, None)  # raises KeyboardInterrupt (the default handler)
+
+    def restore(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
+def _write_result(result: UnitResult, writer: _Output, summary: BatchSummary, bar: _Progress, log: TextIO) -> None:
+    """One unit's output: its messages on ``log``, its items written, its counts added."""
+    if result.error is not None:
+        print(f"{bar.clear()}scrapy-cetd: error: {result.error}", file=log)
+        if result.unit.path not in summary.failed_files:  # a file fails once, whatever its units
+            summary.failed_files.append(result.unit.path)
+    for issue in result.issues:
+        print(f"{bar.clear()}scrapy-cetd: warning: {result.unit.path}: byte {issue.offset}: {issue.kind}: "
+              f"{issue.message}", file=log)
+    if result.issues and result.unit.path not in summary.failed_files:
+        summary.failed_files.append(result.unit.path)
+    summary.records += result.records
+    summary.skipped.update(result.skipped)
+    summary.read_seconds += result.read_seconds
+    summary.extract_seconds += result.extract_seconds
+    write_started = time.process_time()
+    for item in result.items:
+        writer.write(item)
+        summary.items += 1
+    summary.write_seconds += time.process_time() - write_started
+    bar.update(result, summary)
 
 
 def _unit_size(unit: Unit) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 from ..api import DEFAULT_ALGORITHM, extract
 from ..extraction import Extraction
 from ..settings import DEFAULT_MAX_SIZE, OUTPUTS
-from .reader import parse_http_response
+from .reader import BodyDecodeError, decode_body, parse_http_response
 
 __all__ = ["ITEM_FIELDS", "WarcOptions", "extract_record", "output_value"]
 
@@ -70,8 +70,11 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
     """The item for one WARC record, or ``(None, reason)`` when it is skipped.
 
     ``headers`` are the record's WARC headers, ``block`` its content (the HTTP message).
+    The body is decoded first as the crawl's HTTP client and Scrapy decode it (chunks
+    joined, gzip/deflate/br/zstd undone: :func:`scrapy_cetd.warc.reader.decode_body`).
     Reasons: ``record/<WARC-Type>`` (not a response), ``not_http``, ``http_header`` (broken),
-    and the middleware's ``non_html``, ``status``, ``too_large``, ``empty``, ``binary``.
+    ``content_encoding`` (corrupt compressed data), and the middleware's ``non_html``,
+    ``status``, ``too_large`` (also: decompresses past ``max_size``), ``empty``, ``binary``.
     The second element of a returned item is ``"item"``.
     """
     from scrapy.http import Headers
@@ -90,6 +93,10 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
     if parsed is None:
         return None, "http_header"
     status, http_headers, body = parsed
+    try:
+        http_headers, body = decode_body(http_headers, body, options.max_size)
+    except BodyDecodeError as exc:
+        return None, exc.reason
     url = headers.get("WARC-Target-URI", "").strip("<>")
     scrapy_headers = Headers(http_headers)
     try:

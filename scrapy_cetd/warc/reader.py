@@ -10,21 +10,31 @@ decompresses to a WARC record.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from gzip import GzipFile
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
-__all__ = ["ReadIssue", "Record", "Unit", "WarcFileError", "iter_records", "require_fastwarc", "split_units"]
+__all__ = [
+    "BodyDecodeError", "ReadIssue", "Record", "Unit", "WarcFileError", "decode_body", "iter_records",
+    "require_fastwarc", "split_units",
+]
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
 _STATUS_LINE = re.compile(rb"^HTTP/\d(?:\.\d)? +(\d{3})(?: .*)?$")
 _HEADER_NAME = re.compile(rb"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 #: A member is accepted as a resume point after this much of it decompresses to a WARC header.
 _PROBE = 256 * 1024
+_CHUNK_SIZE_LINE = re.compile(rb"^([0-9A-Fa-f]{1,16})[ \t]*(?:;.*)?$")
+#: Decompressed bodies are read in pieces this large (Scrapy's ``_CHUNK_SIZE``).
+_PIECE = 64 * 1024
+#: Bound of a decompressed body when there is no ``max_size``: Scrapy's ``DOWNLOAD_MAXSIZE`` default.
+DECOMPRESSED_MAX_SIZE = 1024**3
 
 
 class WarcFileError(Exception):
@@ -291,3 +301,193 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
                 if resume is None:
                     return
                 position = resume
+
+
+class BodyDecodeError(Exception):
+    """A body whose ``Content-Encoding`` cannot be undone: ``reason`` is ``too_large`` (it
+    decompresses past the size limit) or ``content_encoding`` (corrupt compressed data)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def dechunk(body: bytes) -> bytes:
+    """The payload of a body sent with ``Transfer-Encoding: chunked`` (RFC 9112, 7.1).
+
+    Lenient as warcio's reader is: a body that does not start with a chunk-size line was
+    stored de-chunked (some archivers keep the header) and is returned as it is; a chunk-size
+    line that does not parse later ends de-chunking, the rest is kept as it is; a body cut
+    short gives the chunks it holds.  Chunk extensions and trailer fields are dropped.
+    """
+    parts: list[bytes] = []
+    position, size = 0, len(body)
+    while position < size:
+        line_end = body.find(b"\n", position, position + 1024)
+        match = _CHUNK_SIZE_LINE.match(body[position:line_end].rstrip(b"\r")) if line_end != -1 else None
+        if match is None:
+            if not parts:
+                return body
+            parts.append(body[position:])
+            break
+        length = int(match.group(1), 16)
+        if length == 0:
+            break
+        start = line_end + 1
+        parts.append(body[start : start + length])
+        position = start + length
+        if body.startswith(b"\r\n", position):
+            position += 2
+        elif body.startswith(b"\n", position):
+            position += 1
+    return b"".join(parts)
+
+
+def _checked(size: int, max_size: int) -> None:
+    if size > max_size:
+        raise BodyDecodeError("too_large", f"decompresses to more than {max_size} bytes")
+
+
+def _gunzip(data: bytes, max_size: int) -> bytes:
+    """As Scrapy's ``scrapy.utils.gz.gunzip``: every member, and what decompressed before a
+    corrupt or cut end (a CRC error included)."""
+    source = GzipFile(fileobj=io.BytesIO(data))
+    out = io.BytesIO()
+    while True:
+        try:
+            piece = source.read1(_PIECE)
+        except (OSError, EOFError, zlib.error):
+            if out.tell():
+                break
+            raise
+        if not piece:
+            break
+        out.write(piece)
+        _checked(out.tell(), max_size)
+    return out.getvalue()
+
+
+def _inflate(data: bytes, max_size: int) -> bytes:
+    """As Scrapy's ``_inflate``: zlib-wrapped deflate, else raw deflate (some servers send it)."""
+    inflater = zlib.decompressobj()
+    try:
+        piece = inflater.decompress(data, _PIECE)
+    except zlib.error:
+        inflater = zlib.decompressobj(-15)
+        piece = inflater.decompress(data, _PIECE)
+    out = io.BytesIO()
+    out.write(piece)
+    _checked(out.tell(), max_size)
+    while inflater.unconsumed_tail and not inflater.eof:
+        out.write(inflater.decompress(inflater.unconsumed_tail, _PIECE))
+        _checked(out.tell(), max_size)
+    return out.getvalue()
+
+
+def _unbrotli(data: bytes, max_size: int) -> bytes:
+    try:
+        import brotli
+    except ImportError:
+        import brotlicffi as brotli  # type: ignore[no-redef]
+    decompressor = brotli.Decompressor()
+    out = io.BytesIO()
+    out.write(decompressor.process(data, output_buffer_limit=_PIECE))
+    _checked(out.tell(), max_size)
+    while not decompressor.is_finished():
+        piece = decompressor.process(b"", output_buffer_limit=_PIECE)
+        if not piece:
+            break
+        out.write(piece)
+        _checked(out.tell(), max_size)
+    return out.getvalue()
+
+
+def _zstd_module() -> Any:
+    try:
+        from compression import zstd  # type: ignore[import-not-found]  # Python 3.14
+    except ImportError:
+        from backports import zstd  # type: ignore[import-not-found,no-redef]
+    return zstd
+
+
+def _unzstd(data: bytes, max_size: int) -> bytes:
+    source = _zstd_module().ZstdFile(io.BytesIO(data))
+    out = io.BytesIO()
+    while True:
+        try:
+            piece = source.read(_PIECE)
+        except EOFError:  # cut short: what decompressed so far, as Scrapy
+            break
+        if not piece:
+            break
+        out.write(piece)
+        _checked(out.tell(), max_size)
+    return out.getvalue()
+
+
+def _importable(*names: str) -> bool:
+    for name in names:
+        try:
+            __import__(name)
+        except ImportError:
+            continue
+        return True
+    return False
+
+
+_DECODERS = {b"gzip": _gunzip, b"x-gzip": _gunzip, b"deflate": _inflate, b"br": _unbrotli, b"zstd": _unzstd}
+_MODULES = {b"br": ("brotli", "brotlicffi"), b"zstd": ("compression.zstd", "backports.zstd")}
+#: The content codings undone: Scrapy's ``HttpCompressionMiddleware``'s (``br`` and ``zstd``
+#: when their modules are installed, as Scrapy 2.19 installs them).
+CONTENT_CODINGS = tuple(name for name in _DECODERS if name not in _MODULES or _importable(*_MODULES[name]))
+
+
+def _codings(headers: list[tuple[bytes, bytes]], name: bytes) -> list[bytes]:
+    """The codings a header lists (every instance, comma separated), lower case, in order."""
+    return [
+        coding.strip().lower()
+        for header, value in headers
+        if header.lower() == name
+        for coding in value.split(b",")
+        if coding.strip()
+    ]
+
+
+def decode_body(
+    headers: list[tuple[bytes, bytes]], body: bytes, max_size: int = 0
+) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of an HTTP response as the crawl's HTTP client and Scrapy's
+    ``HttpCompressionMiddleware`` hand them on, from the wire bytes that wget, warcprox and
+    warcio store: chunks joined (:func:`dechunk`), then content codings undone from the last
+    one applied while they are known (:data:`CONTENT_CODINGS`), each bounded by ``max_size``
+    bytes of output (0: :data:`DECOMPRESSED_MAX_SIZE`).  ``Transfer-Encoding`` is dropped
+    once de-chunked, ``Content-Encoding`` keeps the codings not undone.
+
+    A body that does not decompress but is text was stored decoded by its archiver (with
+    the header kept): it is taken as it is, as warcio takes a body that does not decompress.
+    Raises :class:`BodyDecodeError` for a body past the bound or corrupt compressed data.
+    """
+    if _codings(headers, b"transfer-encoding")[-1:] == [b"chunked"]:
+        body = dechunk(body)
+        headers = [(n, v) for n, v in headers if n.lower() != b"transfer-encoding"]
+    codings = [coding for coding in _codings(headers, b"content-encoding") if coding != b"identity"]
+    if not codings:
+        return headers, body
+    limit = max_size or DECOMPRESSED_MAX_SIZE
+    while codings and codings[-1] in CONTENT_CODINGS:
+        coding = codings.pop()
+        try:
+            body = _DECODERS[coding](body, limit)
+        except BodyDecodeError:
+            raise
+        except Exception as exc:  # zlib.error, OSError, EOFError, brotli.error, zstd's ZstdError, ...
+            from ..parsing import sniff_binary
+
+            if body.strip() and not sniff_binary(body):
+                codings = []  # stored decoded
+                break
+            raise BodyDecodeError("content_encoding", f"{coding.decode()}: {exc}") from None
+    headers = [(n, v) for n, v in headers if n.lower() != b"content-encoding"]
+    if codings:
+        headers.append((b"Content-Encoding", b", ".join(codings)))
+    return headers, body
