@@ -8,6 +8,12 @@ inline code, emphasis, links and images (URLs made absolute when the page's URL 
 known), and data tables as pipe tables (a table holding block structure, or of one
 column, is a layout table: its cells become paragraphs).  One iterative walk over the
 elements that hold selected text, skipping other subtrees: linear in size and depth.
+
+Linear output too: a line's prefix (quote markers, list indentation) is written for at
+most :data:`MAX_NESTING` levels (deeper lists and quotes are written at that depth, their
+words kept), list numbers have at most 9 digits, and a code fence is as long as the
+longest backtick run inside plus one, so every input character gives a bounded number of
+output characters.
 """
 
 from __future__ import annotations
@@ -33,10 +39,23 @@ INLINE_MARKERS = {
     "strong": ("**", "**"), "b": ("**", "**"),
     "code": ("`", "`"), "kbd": ("`", "`"), "samp": ("`", "`"), "tt": ("`", "`"),
 }  # fmt: skip
+#: The deepest nesting of lists and of block quotes written as such: an item or a quote
+#: nested deeper is written at this depth (its words kept, an item's marker then reading as
+#: a sibling's), so a line's prefix is bounded and the Markdown's size linear in the page's
+#: (10,000 nested ``<ul><li>`` gave 100 MB: line *k* was prefixed by *k* levels).  CommonMark
+#: (0.31.2, 5.1 block quotes, 5.2 list items) sets no limit; its readers do: markdown-it's
+#: CommonMark preset stops reading at ``maxNesting: 20`` block levels, where a list level
+#: takes two (the list and its item), so 8 list levels (16) leave room for the paragraph
+#: inside and a quote or two.  No reader follows an indentation 8 levels deep.
+MAX_NESTING = 8
+#: CommonMark 5.2: an ordered list marker has 1-9 digits (a longer ``<ol start>`` is 1, as
+#: is one that is no decimal number).
+MAX_LIST_DIGITS = 9
 #: Inside a table, any of these makes it a layout table (no pipe table).
 LAYOUT_SIGNS = ("table", "ul", "ol", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "dl")
 
 _ESCAPED = re.compile(r"([\\`*_\[\]<])")
+_BACKTICKS = re.compile(r"`+")
 _LINE_START = re.compile(r"^(?:(\d+)([.)])(?=\s|$)|([#>+=-]))")
 
 
@@ -64,6 +83,12 @@ def _url(value: str) -> str:
     """A URL as a Markdown link destination: control characters, whitespace and
     parentheses percent-encoded (as the cleaned HTML's links are, :func:`storable_url`)."""
     return (storable_url(value) or "").replace("(", "%28").replace(")", "%29")
+
+
+def code_fence(code: str) -> str:
+    """The backtick string that delimits ``code``: one longer than the longest run of
+    backticks inside (CommonMark 6.1 code spans, 4.5 fenced code blocks), at least one."""
+    return "`" * (max(map(len, _BACKTICKS.findall(code)), default=0) + 1)
 
 
 @dataclass
@@ -157,22 +182,20 @@ class _Writer:
         self.emit(_escape_start(content) if not content.startswith(("*", "`", "[", "!")) else content)
 
     def emit(self, content: str, group: str = "") -> None:
-        prefix = "> " * self.quotes
-        if self.items:
-            prefix += "".join(" " * len(item.marker) for item in self.items[:-1])
+        prefix = "> " * min(self.quotes, MAX_NESTING)
+        if self.items:  # the item's own marker, after its first MAX_NESTING - 1 ancestors'
+            prefix += "".join(" " * len(item.marker) for item in self.items[: min(len(self.items), MAX_NESTING) - 1])
             item = self.items[-1]
             prefix += item.marker if item.first else " " * len(item.marker)
             item.first = False
             group = group or f"list{self.lists[0][2] if self.lists else ''}"
         elif self.heading:
             prefix += "#" * self.heading + " "
-        self.blocks.append((prefix + content, group, self.quotes))
+        self.blocks.append((prefix + content, group, min(self.quotes, MAX_NESTING)))
 
     def pre(self, text: str) -> None:
         self.flush()
-        fence = "```"
-        while fence in text:
-            fence += "`"
+        fence = max(code_fence(text), "```", key=len)
         group = f"pre{len(self.blocks)}"  # the fenced lines form one block
         for line in [fence, *text.strip("\n").split("\n"), fence]:
             self.emit(line, group)
@@ -350,7 +373,7 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
                 writer.heading = HEADINGS[tag]
             elif tag in LISTS:
                 start = el.get("start") or ""
-                number = int(start) if start.isdigit() else 1
+                number = int(start) if start.isdecimal() and len(start) <= MAX_LIST_DIGITS else 1
                 writer.lists.append([tag == "ol", number, i])
             elif tag == "li":
                 if writer.lists and parent[i] == writer.lists[-1][2]:
