@@ -11,9 +11,9 @@ elements that hold selected text, skipping other subtrees: linear in size and de
 
 Linear output too: a line's prefix (quote markers, list indentation) is written for at
 most :data:`MAX_NESTING` levels (deeper lists and quotes are written at that depth, their
-words kept), list numbers have at most 9 digits, and a code fence is as long as the
-longest backtick run inside plus one, so every input character gives a bounded number of
-output characters.
+words kept), list numbers have at most 9 digits, nested emphasis, code and links of the
+same kind write their markers once, and code fences are as long as the longest backtick
+run inside plus one, so every input character gives a bounded number of output characters.
 """
 
 from __future__ import annotations
@@ -91,15 +91,25 @@ def code_fence(code: str) -> str:
     return "`" * (max(map(len, _BACKTICKS.findall(code)), default=0) + 1)
 
 
+def code_span(code: str) -> str:
+    """``code`` as a CommonMark code span (6.1): fenced by :func:`code_fence`, a space
+    inside each fence when the code starts or ends with a backtick (else the fence would be
+    longer) or starts and ends with a space (one of each is stripped on reading)."""
+    fence = code_fence(code)
+    pad = " " if "`" in (code[:1], code[-1:]) or (code[:1] == code[-1:] == " " and code.strip(" ")) else ""
+    return f"{fence}{pad}{code}{pad}{fence}"
+
+
 @dataclass
 class _Inline:
-    """An open inline element: its markers, and whether text was written inside it on the
-    current line (else its opening marker is still pending)."""
+    """An open inline element that writes markers: its markers, and where its opening
+    marker is on the current line (-1 while text inside is still to come: the marker is
+    pending)."""
 
     element: int
     opening: str
     closing: str
-    written: bool = False
+    start: int = -1
 
 
 @dataclass
@@ -127,7 +137,7 @@ class _Writer:
         self.heading = 0
         self.table: _Table | None = None
         self.cell: list[str] | None = None
-        self.code = 0
+        self.code = 0  # 1 inside inline code (its text is not escaped)
 
     # -- text ----------------------------------------------------------------------------
 
@@ -135,9 +145,9 @@ class _Writer:
         if self.line and separate and text[:1] not in CLOSING_PUNCTUATION and self.last not in OPENING_PUNCTUATION:
             self.line.append(" ")
         for inline in self.inline:
-            if not inline.written:
+            if inline.start < 0:
+                inline.start = len(self.line)
                 self.line.append(inline.opening)
-                inline.written = True
         self.line.append(text if self.code else escape_text(text))
         self.last = text[-1:]
 
@@ -149,19 +159,34 @@ class _Writer:
         self.last = ")"
 
     def open_inline(self, element: int, opening: str, closing: str) -> None:
+        """Open an inline element that writes ``opening`` and ``closing`` around its text.
+        Inside code, or inside an element of the same kind (``<b><b>``, ``<em><i>``, a
+        link in a link), it writes nothing: the markers would end the outer element's
+        (``****bold****``) or be literal text."""
+        if not opening or self.code or any(inline.opening == opening for inline in self.inline):
+            return  # not on the stack: close_inline finds another element on top
         self.inline.append(_Inline(element, opening, closing))
         if opening == "`":
-            self.code += 1
+            self.code = 1
 
     def close_inline(self, element: int) -> None:
-        while self.inline:
+        if self.inline and self.inline[-1].element == element:
             inline = self.inline.pop()
+            self._close_marker(inline)
             if inline.opening == "`":
-                self.code -= 1
-            if inline.written:
-                self.line.append(inline.closing)
-            if inline.element == element:
-                break
+                self.code = 0
+
+    def _close_marker(self, inline: _Inline) -> None:
+        """Write ``inline``'s closing marker if its opening one was written; code gets its
+        fences now that its content is known (:func:`code_span`)."""
+        if inline.opening == "`":
+            if inline.start >= 0:
+                code = "".join(self.line[inline.start + 1 :])
+                del self.line[inline.start :]
+                self.line.append(code_span(code))
+        elif inline.start >= 0:
+            self.line.append(inline.closing)
+        inline.start = -1  # opened again before the next text
 
     # -- blocks --------------------------------------------------------------------------
 
@@ -170,9 +195,7 @@ class _Writer:
         if not self.line:
             return
         for inline in reversed(self.inline):
-            if inline.written:
-                self.line.append(inline.closing)
-                inline.written = False  # opened again before the next text
+            self._close_marker(inline)
         content = "".join(self.line)
         self.line = []
         if self.cell is not None:
@@ -349,8 +372,6 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
             tables.append(i)
         elif tag in INLINE_MARKERS:
             opening, closing = INLINE_MARKERS[tag]
-            if writer.code and opening == "`":
-                opening = closing = ""
             writer.open_inline(i, opening, closing)
         elif tag == "a":
             href = el.get("href")

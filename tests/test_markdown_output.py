@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_cetd.extraction import Selection
-from scrapy_cetd.markdown import MAX_NESTING
+from scrapy_cetd.markdown import MAX_NESTING, code_span
 from scrapy_cetd.page import Page
 from scrapy_cetd.parsing import parse_html
 from scrapy_cetd.render import render
@@ -62,7 +62,58 @@ def test_an_ordered_list_number_has_at_most_nine_digits() -> None:
     assert markdown_of('<ol start="\u00b2"><li>a</li></ol>') == "1. a"  # "²".isdigit(): int() raised
 
 
+# --- emphasis -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ("<em><i>it</i></em>", "*it*"),  # was **it**: italic turned bold
+        ("<b><b>bold</b></b>", "**bold**"),  # was ****bold****
+        ("<b>bo<b>ld</b></b>", "**bo ld**"),  # was **bo **ld****
+        ("<strong>a <b>b</b> c</strong>", "**a b c**"),
+        ("<i>a <em>b <cite>c</cite></em></i>", "*a b c*"),
+        ("<b><i>x</i></b>", "***x***"),
+        ("<i>a <b>b</b> c</i>", "*a **b** c*"),
+        ("<b>a <i>b <b>c</b></i></b>", "**a *b c***"),
+        ("<code>a<b>b</b></code>", "`a b`"),  # no emphasis markers inside code
+        ("<p>a <b> x </b> y</p>", "a **x** y"),  # spaces outside the markers
+        ("<p>a<b>&nbsp;x&nbsp;</b>y</p>", "a **x** y"),
+    ],
+)
+def test_emphasis(html: str, expected: str) -> None:
+    assert markdown_of(html) == expected
+
+
+def test_nested_emphasis_across_lines_is_closed_and_reopened_once() -> None:
+    assert markdown_of("<b><b>one<br>two</b></b>") == "**one**\n\n**two**"
+
+
 # --- code -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ("<code>a_b</code>", "`a_b`"),
+        ("<code>a`b</code>", "``a`b``"),  # was `a`b`
+        ("<code>`a</code>", "`` `a ``"),
+        ("<code>a``b`</code>", "``` a``b` ```"),
+        ("<p>x <code>`</code> y</p>", "x `` ` `` y"),
+        ("<code><code>a`b</code></code>", "``a`b``"),
+        ("<a href='https://x.org/'><code>a`b</code></a>", "[``a`b``](https://x.org/)"),
+        ("<code><p>a`</p><p>b</p></code>", "`` a` ``\n\n`b`"),
+    ],
+)
+def test_inline_code_fence_is_longer_than_the_backticks_inside(html: str, expected: str) -> None:
+    assert markdown_of(html) == expected
+
+
+def test_code_span() -> None:
+    assert code_span("x") == "`x`"
+    assert code_span(" x ") == "`  x  `"  # CommonMark strips one space each side
+    assert code_span("  ") == "`  `"
+    assert code_span("``") == "``` `` ```"
 
 
 def test_pre_fence_is_longer_than_the_fences_inside() -> None:
