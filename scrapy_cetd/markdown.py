@@ -138,6 +138,8 @@ class _Writer:
         self.table: _Table | None = None
         self.cell: list[str] | None = None
         self.code = 0  # 1 inside inline code (its text is not escaped)
+        self.closed = -1  # the line's length when it ends with ``closers`` emphasis closings
+        self.closers = 0
 
     # -- text ----------------------------------------------------------------------------
 
@@ -147,7 +149,12 @@ class _Writer:
         for inline in self.inline:
             if inline.start < 0:
                 inline.start = len(self.line)
-                self.line.append(inline.opening)
+                if self.closed == len(self.line) and self.line[-1] == inline.opening:
+                    self.line.pop()  # `<i>a</i><i>.</i>` continues: *a.*, not *a**.* (*a* then "*.*")
+                    self.closers -= 1
+                    self.closed = len(self.line) if self.closers else -1
+                else:
+                    self.line.append(inline.opening)
         self.line.append(text if self.code else escape_text(text))
         self.last = text[-1:]
 
@@ -185,6 +192,9 @@ class _Writer:
                 del self.line[inline.start :]
                 self.line.append(code_span(code))
         elif inline.start >= 0:
+            if inline.closing in ("*", "**"):  # emphasis closed: the same kind next continues it
+                self.closers = self.closers + 1 if self.closed == len(self.line) else 1
+                self.closed = len(self.line) + 1
             self.line.append(inline.closing)
         inline.start = -1  # opened again before the next text
 
@@ -198,6 +208,7 @@ class _Writer:
             self._close_marker(inline)
         content = "".join(self.line)
         self.line = []
+        self.closed = -1
         if self.cell is not None:
             self.cell.append(content)
             return

@@ -85,6 +85,20 @@ def test_emphasis(html: str, expected: str) -> None:
     assert markdown_of(html) == expected
 
 
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ("<p>It aims to answer <i><em>what can be done</em></i><i>.</i></p>", "It aims to answer *what can be done.*"),
+        ("<b>(</b><b>a</b>", "**(a**"),  # was **(**a** (**( then a**)
+        ("<b><i>a</i></b><b><i>.</i></b>", "***a.***"),
+        ("<i>a</i> <i>b</i>", "*a* *b*"),  # a space between: two
+    ],
+)
+def test_emphasis_continued_by_the_same_kind_without_a_space_is_one(html: str, expected: str) -> None:
+    """``*a**.*`` (main's) reads as *a* and a literal "*.*"."""
+    assert markdown_of(html) == expected
+
+
 def test_nested_emphasis_across_lines_is_closed_and_reopened_once() -> None:
     assert markdown_of("<b><b>one<br>two</b></b>") == "**one**\n\n**two**"
 
