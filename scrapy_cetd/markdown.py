@@ -8,6 +8,12 @@ inline code, emphasis, links and images (URLs made absolute when the page's URL 
 known), and data tables as pipe tables (a table holding block structure, or of one
 column, is a layout table: its cells become paragraphs).  One iterative walk over the
 elements that hold selected text, skipping other subtrees: linear in size and depth.
+
+Linear output too: a line's prefix (quote markers, list indentation) is written for at
+most :data:`MAX_NESTING` levels (deeper lists and quotes are written at that depth, their
+words kept), list numbers have at most 9 digits, nested emphasis, code and links of the
+same kind write their markers once, and code fences are as long as the longest backtick
+run inside plus one, so every input character gives a bounded number of output characters.
 """
 
 from __future__ import annotations
@@ -33,10 +39,23 @@ INLINE_MARKERS = {
     "strong": ("**", "**"), "b": ("**", "**"),
     "code": ("`", "`"), "kbd": ("`", "`"), "samp": ("`", "`"), "tt": ("`", "`"),
 }  # fmt: skip
+#: The deepest nesting of lists and of block quotes written as such: an item or a quote
+#: nested deeper is written at this depth (its words kept, an item's marker then reading as
+#: a sibling's), so a line's prefix is bounded and the Markdown's size linear in the page's
+#: (10,000 nested ``<ul><li>`` gave 100 MB: line *k* was prefixed by *k* levels).  CommonMark
+#: (0.31.2, 5.1 block quotes, 5.2 list items) sets no limit; its readers do: markdown-it's
+#: CommonMark preset stops reading at ``maxNesting: 20`` block levels, where a list level
+#: takes two (the list and its item), so 8 list levels (16) leave room for the paragraph
+#: inside and a quote or two.  No reader follows an indentation 8 levels deep.
+MAX_NESTING = 8
+#: CommonMark 5.2: an ordered list marker has 1-9 digits (a longer ``<ol start>`` is 1, as
+#: is one that is no decimal number).
+MAX_LIST_DIGITS = 9
 #: Inside a table, any of these makes it a layout table (no pipe table).
 LAYOUT_SIGNS = ("table", "ul", "ol", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "dl")
 
 _ESCAPED = re.compile(r"([\\`*_\[\]<])")
+_BACKTICKS = re.compile(r"`+")
 _LINE_START = re.compile(r"^(?:(\d+)([.)])(?=\s|$)|([#>+=-]))")
 
 
@@ -66,15 +85,31 @@ def _url(value: str) -> str:
     return (storable_url(value) or "").replace("(", "%28").replace(")", "%29")
 
 
+def code_fence(code: str) -> str:
+    """The backtick string that delimits ``code``: one longer than the longest run of
+    backticks inside (CommonMark 6.1 code spans, 4.5 fenced code blocks), at least one."""
+    return "`" * (max(map(len, _BACKTICKS.findall(code)), default=0) + 1)
+
+
+def code_span(code: str) -> str:
+    """``code`` as a CommonMark code span (6.1): fenced by :func:`code_fence`, a space
+    inside each fence when the code starts or ends with a backtick (else the fence would be
+    longer) or starts and ends with a space (one of each is stripped on reading)."""
+    fence = code_fence(code)
+    pad = " " if "`" in (code[:1], code[-1:]) or (code[:1] == code[-1:] == " " and code.strip(" ")) else ""
+    return f"{fence}{pad}{code}{pad}{fence}"
+
+
 @dataclass
 class _Inline:
-    """An open inline element: its markers, and whether text was written inside it on the
-    current line (else its opening marker is still pending)."""
+    """An open inline element that writes markers: its markers, and where its opening
+    marker is on the current line (-1 while text inside is still to come: the marker is
+    pending)."""
 
     element: int
     opening: str
     closing: str
-    written: bool = False
+    start: int = -1
 
 
 @dataclass
@@ -102,7 +137,9 @@ class _Writer:
         self.heading = 0
         self.table: _Table | None = None
         self.cell: list[str] | None = None
-        self.code = 0
+        self.code = 0  # 1 inside inline code (its text is not escaped)
+        self.closed = -1  # the line's length when it ends with ``closers`` emphasis closings
+        self.closers = 0
 
     # -- text ----------------------------------------------------------------------------
 
@@ -110,9 +147,14 @@ class _Writer:
         if self.line and separate and text[:1] not in CLOSING_PUNCTUATION and self.last not in OPENING_PUNCTUATION:
             self.line.append(" ")
         for inline in self.inline:
-            if not inline.written:
-                self.line.append(inline.opening)
-                inline.written = True
+            if inline.start < 0:
+                inline.start = len(self.line)
+                if self.closed == len(self.line) and self.line[-1] == inline.opening:
+                    self.line.pop()  # `<i>a</i><i>.</i>` continues: *a.*, not *a**.* (*a* then "*.*")
+                    self.closers -= 1
+                    self.closed = len(self.line) if self.closers else -1
+                else:
+                    self.line.append(inline.opening)
         self.line.append(text if self.code else escape_text(text))
         self.last = text[-1:]
 
@@ -124,19 +166,37 @@ class _Writer:
         self.last = ")"
 
     def open_inline(self, element: int, opening: str, closing: str) -> None:
+        """Open an inline element that writes ``opening`` and ``closing`` around its text.
+        Inside code, or inside an element of the same kind (``<b><b>``, ``<em><i>``, a
+        link in a link), it writes nothing: the markers would end the outer element's
+        (``****bold****``) or be literal text."""
+        if not opening or self.code or any(inline.opening == opening for inline in self.inline):
+            return  # not on the stack: close_inline finds another element on top
         self.inline.append(_Inline(element, opening, closing))
         if opening == "`":
-            self.code += 1
+            self.code = 1
 
     def close_inline(self, element: int) -> None:
-        while self.inline:
+        if self.inline and self.inline[-1].element == element:
             inline = self.inline.pop()
+            self._close_marker(inline)
             if inline.opening == "`":
-                self.code -= 1
-            if inline.written:
-                self.line.append(inline.closing)
-            if inline.element == element:
-                break
+                self.code = 0
+
+    def _close_marker(self, inline: _Inline) -> None:
+        """Write ``inline``'s closing marker if its opening one was written; code gets its
+        fences now that its content is known (:func:`code_span`)."""
+        if inline.opening == "`":
+            if inline.start >= 0:
+                code = "".join(self.line[inline.start + 1 :])
+                del self.line[inline.start :]
+                self.line.append(code_span(code))
+        elif inline.start >= 0:
+            if inline.closing in ("*", "**"):  # emphasis closed: the same kind next continues it
+                self.closers = self.closers + 1 if self.closed == len(self.line) else 1
+                self.closed = len(self.line) + 1
+            self.line.append(inline.closing)
+        inline.start = -1  # opened again before the next text
 
     # -- blocks --------------------------------------------------------------------------
 
@@ -145,11 +205,10 @@ class _Writer:
         if not self.line:
             return
         for inline in reversed(self.inline):
-            if inline.written:
-                self.line.append(inline.closing)
-                inline.written = False  # opened again before the next text
+            self._close_marker(inline)
         content = "".join(self.line)
         self.line = []
+        self.closed = -1
         if self.cell is not None:
             self.cell.append(content)
             return
@@ -157,22 +216,20 @@ class _Writer:
         self.emit(_escape_start(content) if not content.startswith(("*", "`", "[", "!")) else content)
 
     def emit(self, content: str, group: str = "") -> None:
-        prefix = "> " * self.quotes
-        if self.items:
-            prefix += "".join(" " * len(item.marker) for item in self.items[:-1])
+        prefix = "> " * min(self.quotes, MAX_NESTING)
+        if self.items:  # the item's own marker, after its first MAX_NESTING - 1 ancestors'
+            prefix += "".join(" " * len(item.marker) for item in self.items[: min(len(self.items), MAX_NESTING) - 1])
             item = self.items[-1]
             prefix += item.marker if item.first else " " * len(item.marker)
             item.first = False
             group = group or f"list{self.lists[0][2] if self.lists else ''}"
         elif self.heading:
             prefix += "#" * self.heading + " "
-        self.blocks.append((prefix + content, group, self.quotes))
+        self.blocks.append((prefix + content, group, min(self.quotes, MAX_NESTING)))
 
     def pre(self, text: str) -> None:
         self.flush()
-        fence = "```"
-        while fence in text:
-            fence += "`"
+        fence = max(code_fence(text), "```", key=len)
         group = f"pre{len(self.blocks)}"  # the fenced lines form one block
         for line in [fence, *text.strip("\n").split("\n"), fence]:
             self.emit(line, group)
@@ -326,8 +383,6 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
             tables.append(i)
         elif tag in INLINE_MARKERS:
             opening, closing = INLINE_MARKERS[tag]
-            if writer.code and opening == "`":
-                opening = closing = ""
             writer.open_inline(i, opening, closing)
         elif tag == "a":
             href = el.get("href")
@@ -350,7 +405,7 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
                 writer.heading = HEADINGS[tag]
             elif tag in LISTS:
                 start = el.get("start") or ""
-                number = int(start) if start.isdigit() else 1
+                number = int(start) if start.isdecimal() and len(start) <= MAX_LIST_DIGITS else 1
                 writer.lists.append([tag == "ol", number, i])
             elif tag == "li":
                 if writer.lists and parent[i] == writer.lists[-1][2]:
