@@ -46,6 +46,7 @@ __all__ = [
     "CetdConfig",
     "ExtractionOptions",
     "InvalidSetting",
+    "ServiceUnreachable",
     "invalid_setting_reported",
     "seconds_setting",
     "uses_scrapy_redis",
@@ -97,6 +98,16 @@ logger = logging.getLogger(__name__)
 class InvalidSetting(ValueError):
     """A ``CETD_*`` setting or ``cetd_*`` meta key has an invalid value; the message names it."""
 
+    #: What the one log line says before the message when this error ends a crawl's start.
+    headline = "Crawl not started, invalid setting"
+
+
+class ServiceUnreachable(InvalidSetting):
+    """A setting names a server that does not answer (``REDIS_URL``); the message names the
+    setting, the server and the error."""
+
+    headline = "Crawl not started"
+
 
 @contextlib.contextmanager
 def invalid_setting_reported() -> Iterator[None]:
@@ -147,7 +158,7 @@ def _report_if_it_ends_the_crawl(error: InvalidSetting) -> None:
         if ended_by is None:
             return
         if _in_chain(ended_by, error):
-            logger.error("Crawl not started, invalid setting: %s", error)
+            logger.error("%s: %s", error.headline, error)
         else:
             logger.error("Crawl failed", exc_info=ended_by)
 
