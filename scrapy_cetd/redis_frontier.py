@@ -48,7 +48,7 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
 from .redis_watch import check_redis, quiet_scrapy_redis_deprecations
-from .settings import InvalidSetting, invalid_setting_reported, seconds_setting
+from .settings import invalid_setting_reported, seconds_setting
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -133,9 +133,7 @@ class LeasingScheduler(Scheduler):
     def from_settings(cls, settings: Any) -> LeasingScheduler:
         with invalid_setting_reported():
             value = settings.get("CETD_LEASE_SECONDS", DEFAULT_LEASE_SECONDS)
-            lease_seconds = seconds_setting("CETD_LEASE_SECONDS", value)
-            if not lease_seconds:
-                raise InvalidSetting("CETD_LEASE_SECONDS: expected seconds > 0, got 0")
+            lease_seconds = seconds_setting("CETD_LEASE_SECONDS", value, zero=None)
             check_redis(settings)  # scrapy-redis's own check ends the crawl with ~70 lines of traceback
         scheduler = super().from_settings(settings)
         scheduler.lease_seconds = lease_seconds

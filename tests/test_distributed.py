@@ -163,6 +163,23 @@ def test_scrapy_crawl_without_redis_is_one_line_naming_redis_url(
     assert "Traceback" not in run.stderr and "Spider opened" not in run.stderr and "secret" not in run.stderr
 
 
+def test_scheduler_persist_off_is_one_warning(project_copy: Path) -> None:
+    """The docs call it required; a crawl without it ran with no word."""
+    with redis_server() as (url, _):
+        args = ["-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "-s", f"REDIS_URL={url}"]
+        args += ["-s", "SCHEDULER_PERSIST=False", "-s", "MAX_IDLE_TIME_BEFORE_CLOSE=1", "-s", "LOG_LEVEL=INFO"]
+        env = {**os.environ, "PYTHONWARNINGS": "error", "SCRAPY_SETTINGS_MODULE": "news_corpus.distributed_settings"}
+        run = subprocess.run(
+            [sys.executable, *args], capture_output=True, text=True, timeout=120, env=env, cwd=project_copy, check=False
+        )
+    assert run.returncode == 0, run.stderr[-3000:]
+    warnings = [line.split("] WARNING: ", 1)[1] for line in run.stderr.splitlines() if "] WARNING: " in line]
+    assert warnings == [
+        "SCHEDULER_PERSIST is off: the first worker to finish deletes the Redis queue and seen requests that the "
+        "other workers share; set SCHEDULER_PERSIST = True for a crawl with several workers"
+    ]
+
+
 @contextmanager
 def _seeded_crawl(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], str, Path]]:
     """A real Redis with the crawl's keys cleared and the sample site's start page seeded,

@@ -71,8 +71,16 @@ def scrapy_crawl(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
         # while handling this one.
         (
             ["SCHEDULER=scrapy_cetd.redis_frontier.LeasingScheduler", "CETD_LEASE_SECONDS=0"],
-            "CETD_LEASE_SECONDS: expected seconds > 0, got 0",
+            "CETD_LEASE_SECONDS: expected seconds (a number > 0), got '0'",
         ),
+        # The rule and the message agree (-1 said "0 for off", and 0 was refused).
+        (
+            ["SCHEDULER=scrapy_cetd.redis_frontier.LeasingScheduler", "CETD_LEASE_SECONDS=-1"],
+            "CETD_LEASE_SECONDS: expected seconds (a number > 0), got '-1'",
+        ),
+        # Checked while CETD_ON_DUPLICATE is "keep" too (they were accepted).
+        (["CETD_DUPLICATE_DISTANCE=8"], "CETD_DUPLICATE_DISTANCE: expected 0 to 7, got 8"),
+        (["CETD_DUPLICATE_DISTANCE=-1"], "CETD_DUPLICATE_DISTANCE: expected a whole number >= 0, got '-1'"),
         # An archive that cannot be written: it failed at the first response, as two
         # "Error downloading" tracebacks, and the crawl ended with exit 0 and no items.
         (
@@ -147,6 +155,31 @@ def test_two_crawls_with_one_warc_path_write_two_whole_archives(
         with path.open("rb") as file:
             types = [record.rec_type for record in warcio.ArchiveIterator(file, check_digests="raise")]
         assert responses > 0 and types == ["warcinfo"] + ["request", "response"] * responses, path
+
+
+def test_a_misspelt_setting_is_one_warning_naming_the_closest(project: Path) -> None:
+    """Scrapy ignores settings it does not know; a misspelt CETD_* name went unnoticed."""
+    run = scrapy_crawl(project, "-s", "CETD_WORKER=4", "-s", "CETD_ALGORTHM=tfidf", "-s", "CETD_XYZZY=1")
+    assert run.returncode == 0  # a warning, as Scrapy would: the crawl runs with the defaults
+    warnings = [line.split("] WARNING: ", 1)[1] for line in run.stderr.splitlines() if "Unknown setting" in line]
+    assert warnings == [
+        "Unknown setting CETD_ALGORTHM (ignored): did you mean CETD_ALGORITHM?",
+        "Unknown setting CETD_WORKER (ignored): did you mean CETD_WORKERS?",
+        "Unknown setting CETD_XYZZY (ignored): the CETD_* settings are listed in docs/scrapy.md",
+    ]
+
+
+def test_the_known_settings_are_the_documented_ones() -> None:
+    from scrapy_cetd.settings import KNOWN_SETTINGS
+
+    root = PROJECT.parent
+    documented = set(re.findall(r"`(CETD_[A-Z_]+)`", (root / "docs" / "scrapy.md").read_text(encoding="utf-8")))
+    used = {
+        name
+        for path in (root / "scrapy_cetd").rglob("*.py")
+        for name in re.findall(r"\bCETD_[A-Z_]*[A-Z]\b", path.read_text(encoding="utf-8"))
+    }
+    assert documented == set(KNOWN_SETTINGS) == used
 
 
 def test_the_news_spider_without_start_url_says_what_to_give(project: Path) -> None:
