@@ -127,10 +127,9 @@ class RedisWatch:
         with invalid_setting_reported():
             value = settings.get("CETD_REDIS_LOST_CLOSE", DEFAULT_LOST_CLOSE)
             lost_close = seconds_setting("CETD_REDIS_LOST_CLOSE", value)
-            if uses_scrapy_redis(settings):  # before the spider opens: one line if Redis is not there
-                check_redis(settings)
-        if not lost_close or not uses_scrapy_redis(settings):
-            raise NotConfigured  # without a message: Scrapy logs none for a component switched off
+            if not lost_close or not uses_scrapy_redis(settings):
+                raise NotConfigured  # without a message: Scrapy logs none for a component switched off
+            check_redis(settings)  # before the spider opens: one line if Redis is not there
         return cls(crawler, lost_close)
 
     def spider_opened(self) -> None:

@@ -56,6 +56,9 @@ def scrapy_crawl(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+LEASING = "SCHEDULER=scrapy_cetd.redis_frontier.LeasingScheduler"
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
@@ -68,14 +71,15 @@ def scrapy_crawl(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
             "CETD_REDIS_LOST_CLOSE: expected seconds (a number >= 0, 0 for off), got 'soon'",
         ),
         # Built once the spider is open; Scrapy then ends the crawl with another error, raised
-        # while handling this one.
+        # while handling this one.  (No RedisWatch: it would stop the crawl first, as no Redis
+        # answers here.)
         (
-            ["SCHEDULER=scrapy_cetd.redis_frontier.LeasingScheduler", "CETD_LEASE_SECONDS=0"],
+            [LEASING, "CETD_REDIS_LOST_CLOSE=0", "CETD_LEASE_SECONDS=0"],
             "CETD_LEASE_SECONDS: expected seconds (a number > 0), got '0'",
         ),
         # The rule and the message agree (-1 said "0 for off", and 0 was refused).
         (
-            ["SCHEDULER=scrapy_cetd.redis_frontier.LeasingScheduler", "CETD_LEASE_SECONDS=-1"],
+            [LEASING, "CETD_REDIS_LOST_CLOSE=0", "CETD_LEASE_SECONDS=-1"],
             "CETD_LEASE_SECONDS: expected seconds (a number > 0), got '-1'",
         ),
         # Checked while CETD_ON_DUPLICATE is "keep" too (they were accepted).
