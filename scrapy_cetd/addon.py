@@ -9,7 +9,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from .duplicates import DuplicateStoryPipeline
 from .middlewares import ContentAnnotationMiddleware, ContentSpiderMiddleware
 from .pipelines import ContentExtractionPipeline
-from .redis_watch import RedisWatch
+from .redis_watch import RedisWatch, quiet_scrapy_redis_deprecations
 from .settings import uses_scrapy_redis
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class Addon:
         # Distributed crawls (scrapy-redis): the spider closes once Redis is lost for good.
         if uses_scrapy_redis(settings):
             settings.setdefault_in_component_priority_dict("EXTENSIONS", RedisWatch, REDIS_WATCH_ORDER)
+            quiet_scrapy_redis_deprecations()  # scrapy-redis's calls that Scrapy deprecates
         if settings.get("CETD_ON_DUPLICATE", "keep") != "keep":  # duplicate stories: flag or drop
             settings.setdefault_in_component_priority_dict(
                 "ITEM_PIPELINES", DuplicateStoryPipeline, DUPLICATE_PIPELINE_ORDER

@@ -47,7 +47,8 @@ from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
-from .settings import InvalidSetting, invalid_setting_reported, seconds_setting
+from .redis_watch import check_redis, quiet_scrapy_redis_deprecations
+from .settings import invalid_setting_reported, seconds_setting
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -55,6 +56,8 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_LEASE_SECONDS", "LeasingScheduler"]
 
 logger = logging.getLogger(__name__)
+
+quiet_scrapy_redis_deprecations()
 
 #: How long a worker's leases outlive its last heartbeat (it beats three times as often):
 #: a worker whose reactor is held longer than this is taken for dead and its requests are
@@ -130,9 +133,8 @@ class LeasingScheduler(Scheduler):
     def from_settings(cls, settings: Any) -> LeasingScheduler:
         with invalid_setting_reported():
             value = settings.get("CETD_LEASE_SECONDS", DEFAULT_LEASE_SECONDS)
-            lease_seconds = seconds_setting("CETD_LEASE_SECONDS", value)
-            if not lease_seconds:
-                raise InvalidSetting("CETD_LEASE_SECONDS: expected seconds > 0, got 0")
+            lease_seconds = seconds_setting("CETD_LEASE_SECONDS", value, zero=None)
+            check_redis(settings)  # scrapy-redis's own check ends the crawl with ~70 lines of traceback
         scheduler = super().from_settings(settings)
         scheduler.lease_seconds = lease_seconds
         return scheduler

@@ -18,19 +18,21 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from twisted.internet.task import LoopingCall
 from twisted.internet.threads import deferToThread
 
-from .settings import invalid_setting_reported, seconds_setting, uses_scrapy_redis
+from .settings import InvalidSetting, ServiceUnreachable, invalid_setting_reported, seconds_setting, uses_scrapy_redis
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["DEFAULT_LOST_CLOSE", "FINISH_REASON", "RedisWatch"]
+__all__ = ["DEFAULT_LOST_CLOSE", "FINISH_REASON", "RedisWatch", "check_redis", "quiet_scrapy_redis_deprecations"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,8 +41,62 @@ logger = logging.getLogger(__name__)
 DEFAULT_LOST_CLOSE = 60.0
 #: The spider's finish reason (``finish_reason`` in the stats) when Redis was lost.
 FINISH_REASON = "redis_unreachable"
-#: The longest wait between pings, and the socket timeouts of each.
+#: The longest wait between pings, and the socket timeouts of each (and of the check at start).
 MAX_PING_INTERVAL = 5.0
+
+
+def _shown(url: str) -> str:
+    """``url`` with its password hidden (the docs put it there: ``redis://:secret@host``)."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = f"{parts.username or ''}:***@{parts.netloc.rsplit('@', 1)[1]}"
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return "<not shown: it has a password>" if "@" in url else url
+
+
+def check_redis(settings: Any, *, ping: bool = True) -> None:
+    """At start: the crawl's Redis (scrapy-redis's ``REDIS_URL``, or ``REDIS_HOST`` and
+    ``REDIS_PORT``) can be connected to and, with ``ping``, answers within
+    :data:`MAX_PING_INTERVAL` seconds.  Else :class:`~scrapy_cetd.settings.InvalidSetting`
+    (a malformed URL) or :class:`~scrapy_cetd.settings.ServiceUnreachable`, naming the
+    setting: under ``scrapy crawl`` one line and exit status 1, where scrapy-redis's own
+    failure was some 70 lines of traceback ending in "Engine slot not assigned"."""
+    from redis.exceptions import RedisError
+    from scrapy_redis.connection import get_redis_from_settings
+
+    url = settings.get("REDIS_URL")
+    if url:
+        name, where = "REDIS_URL", _shown(str(url))
+    else:
+        name = "REDIS_HOST/REDIS_PORT"
+        where = f"{settings.get('REDIS_HOST') or 'localhost'}:{settings.get('REDIS_PORT') or 6379}"
+    try:
+        server = get_redis_from_settings(settings)
+    except (TypeError, ValueError) as exc:
+        raise InvalidSetting(f"{name}: {exc}, got {where!r}") from None
+    if not ping:
+        return
+    server.connection_pool.connection_kwargs.update(
+        socket_timeout=MAX_PING_INTERVAL, socket_connect_timeout=MAX_PING_INTERVAL
+    )
+    try:
+        server.ping()
+    except RedisError as exc:
+        raise ServiceUnreachable(f"{name}: no answer from Redis at {where} ({type(exc).__name__}: {exc})") from None
+    finally:
+        server.connection_pool.disconnect()
+
+
+def quiet_scrapy_redis_deprecations() -> None:
+    """scrapy-redis 0.9.1 passes ``spider=`` to the stats collector, which Scrapy 2.15+
+    deprecates: a ``ScrapyDeprecationWarning`` in every crawl's log that the project cannot
+    act on.  Those warnings are ignored for calls from the ``scrapy_redis`` modules only."""
+    from scrapy.exceptions import ScrapyDeprecationWarning
+
+    warnings.filterwarnings("ignore", category=ScrapyDeprecationWarning, module=r"scrapy_redis\.")
 
 
 class RedisWatch:
@@ -71,8 +127,9 @@ class RedisWatch:
         with invalid_setting_reported():
             value = settings.get("CETD_REDIS_LOST_CLOSE", DEFAULT_LOST_CLOSE)
             lost_close = seconds_setting("CETD_REDIS_LOST_CLOSE", value)
-        if not lost_close or not uses_scrapy_redis(settings):
-            raise NotConfigured  # without a message: Scrapy logs none for a component switched off
+            if not lost_close or not uses_scrapy_redis(settings):
+                raise NotConfigured  # without a message: Scrapy logs none for a component switched off
+            check_redis(settings)  # before the spider opens: one line if Redis is not there
         return cls(crawler, lost_close)
 
     def spider_opened(self) -> None:

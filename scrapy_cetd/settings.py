@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import json
 import logging
 import math
 import os
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,11 +43,13 @@ from typing import Any
 from .registry import get_algorithm
 
 __all__ = [
+    "KNOWN_SETTINGS",
     "META_KEYS",
     "OUTPUTS",
     "CetdConfig",
     "ExtractionOptions",
     "InvalidSetting",
+    "ServiceUnreachable",
     "invalid_setting_reported",
     "seconds_setting",
     "uses_scrapy_redis",
@@ -87,6 +91,18 @@ DEFAULT_TIMEOUT = 10.0
 #: largest of the 1497 WCXB dev pages has 15,793.
 DEFAULT_MAX_ELEMENTS = 100_000
 
+#: Every ``CETD_*`` setting (docs/scrapy.md): another ``CETD_*`` name is a misspelling, and
+#: the crawl warns about it at start.
+KNOWN_SETTINGS = frozenset({
+    "CETD_ENABLED", "CETD_ALGORITHM", "CETD_THRESHOLD_COEFFICIENT", "CETD_PARAMS", "CETD_OUTPUT_FIELDS",
+    "CETD_MIN_TEXT_LENGTH", "CETD_ON_SHORT_TEXT", "CETD_ON_ERROR", "CETD_FLAG_FIELD", "CETD_ERROR_FIELD",
+    "CETD_SOURCE_FIELD", "CETD_MAX_SIZE", "CETD_WORKERS", "CETD_TIMEOUT", "CETD_MAX_ELEMENTS",
+    "CETD_WARC_PATH", "CETD_WARC_MAX_SIZE",
+    "CETD_ON_DUPLICATE", "CETD_DUPLICATE_DISTANCE", "CETD_DUPLICATES_STORE", "CETD_DUPLICATES_KEY",
+    "CETD_DUPLICATE_OF_FIELD",
+    "CETD_LEASE_SECONDS", "CETD_REDIS_LOST_CLOSE",
+})
+
 #: Per-request overrides read from ``request.meta``.
 META_KEYS = ("cetd_enabled", "cetd_algorithm", "cetd_threshold_coefficient", "cetd_params", "cetd_min_text_length")
 
@@ -96,6 +112,16 @@ logger = logging.getLogger(__name__)
 
 class InvalidSetting(ValueError):
     """A ``CETD_*`` setting or ``cetd_*`` meta key has an invalid value; the message names it."""
+
+    #: What the one log line says before the message when this error ends a crawl's start.
+    headline = "Crawl not started, invalid setting"
+
+
+class ServiceUnreachable(InvalidSetting):
+    """A setting names a server that does not answer (``REDIS_URL``); the message names the
+    setting, the server and the error."""
+
+    headline = "Crawl not started"
 
 
 @contextlib.contextmanager
@@ -147,7 +173,7 @@ def _report_if_it_ends_the_crawl(error: InvalidSetting) -> None:
         if ended_by is None:
             return
         if _in_chain(ended_by, error):
-            logger.error("Crawl not started, invalid setting: %s", error)
+            logger.error("%s: %s", error.headline, error)
         else:
             logger.error("Crawl failed", exc_info=ended_by)
 
@@ -246,17 +272,44 @@ def _timeout(value: Any) -> float | None:
     return seconds_setting("CETD_TIMEOUT", value, zero="no limit") or None
 
 
-def seconds_setting(name: str, value: Any, zero: str = "off") -> float:
-    """A duration setting: seconds, a finite number >= 0 (``0`` means ``zero``).  Infinity
-    is refused: the waits that take these durations cannot (``wait(..., inf)`` raises
-    ``OverflowError``)."""
+def seconds_setting(name: str, value: Any, zero: str | None = "off") -> float:
+    """A duration setting: seconds, a finite number >= 0 (``0`` means ``zero``; with ``zero``
+    ``None``, a number > 0).  Infinity is refused: the waits that take these durations
+    cannot (``wait(..., inf)`` raises ``OverflowError``)."""
     try:
         number = float(value)
     except (TypeError, ValueError):
         number = math.nan
-    if isinstance(value, bool) or not 0 <= number < math.inf:
-        raise InvalidSetting(f"{name}: expected seconds (a number >= 0, 0 for {zero}), got {value!r}")
+    if isinstance(value, bool) or not 0 <= number < math.inf or (zero is None and number == 0):
+        expected = "a number > 0" if zero is None else f"a number >= 0, 0 for {zero}"
+        raise InvalidSetting(f"{name}: expected seconds ({expected}), got {value!r}")
     return number
+
+
+#: Crawlers whose settings :func:`check_crawl_settings` has looked at (once per crawl).
+_checked_crawlers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def check_crawl_settings(crawler: Any) -> None:
+    """Once per crawl, at start: one warning per ``CETD_*`` name that is no setting (naming
+    the closest one: Scrapy ignores unknown settings, so a misspelling would go unnoticed),
+    and one if a distributed crawl would delete its shared frontier (``SCHEDULER_PERSIST``)."""
+    if crawler in _checked_crawlers:
+        return
+    _checked_crawlers.add(crawler)
+    settings = crawler.settings
+    for name in sorted(key for key in settings if isinstance(key, str) and key.upper().startswith("CETD_")):
+        if name in KNOWN_SETTINGS:
+            continue
+        # Compared without the prefix every name shares: a name like no setting gets no suggestion.
+        close = difflib.get_close_matches(name.upper()[5:], sorted(known[5:] for known in KNOWN_SETTINGS), n=1)
+        hint = f"did you mean CETD_{close[0]}?" if close else "the CETD_* settings are listed in docs/scrapy.md"
+        logger.warning("Unknown setting %s (ignored): %s", name, hint)
+    if uses_scrapy_redis(settings) and not settings.getbool("SCHEDULER_PERSIST"):
+        logger.warning(
+            "SCHEDULER_PERSIST is off: the first worker to finish deletes the Redis queue and seen requests "
+            "that the other workers share; set SCHEDULER_PERSIST = True for a crawl with several workers"
+        )
 
 
 def uses_scrapy_redis(settings: Any) -> bool:
@@ -316,6 +369,20 @@ def _get(settings: Any, name: str, getter: str, default: Any) -> Any:
         raise InvalidSetting(f"{name}: {exc}") from None
 
 
+def _duplicate_settings(settings: Any) -> None:
+    """The duplicate-story settings are checked even while ``CETD_ON_DUPLICATE`` is
+    ``keep`` (their pipeline is then not built): a bad value is found before it is used."""
+    from .duplicates import DEFAULT_DISTANCE, MAX_DISTANCE
+
+    _choice("CETD_ON_DUPLICATE", settings.get("CETD_ON_DUPLICATE", "keep"), ("keep", "flag", "drop"))
+    distance = _count("CETD_DUPLICATE_DISTANCE", settings.get("CETD_DUPLICATE_DISTANCE", DEFAULT_DISTANCE))
+    if distance > MAX_DISTANCE:
+        raise InvalidSetting(f"CETD_DUPLICATE_DISTANCE: expected 0 to {MAX_DISTANCE}, got {distance}")
+    store = settings.get("CETD_DUPLICATES_STORE")
+    if store:
+        _choice("CETD_DUPLICATES_STORE", store, ("memory", "redis"))
+
+
 @dataclass(frozen=True)
 class CetdConfig:
     """All ``CETD_*`` settings of a crawler, validated; see the module docstring for the table."""
@@ -338,7 +405,9 @@ class CetdConfig:
         """:meth:`from_settings` for a component being built; an invalid setting that ends
         the crawl is logged as one line naming it (no traceback), and the crawl fails."""
         with invalid_setting_reported():
-            return cls.from_settings(crawler.settings)
+            config = cls.from_settings(crawler.settings)
+        check_crawl_settings(crawler)
+        return config
 
     @classmethod
     def from_settings(cls, settings: Any) -> CetdConfig:
@@ -370,6 +439,7 @@ class CetdConfig:
         flag_field = _field("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
         error_field = _field("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error"))
         _distinct_fields(output_fields, {"CETD_FLAG_FIELD": flag_field, "CETD_ERROR_FIELD": error_field})
+        _duplicate_settings(settings)
         return cls(
             enabled=enabled,
             options=ExtractionOptions(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -113,6 +114,70 @@ def test_unreachable_redis_is_one_error_line(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr.count("\n") == 1 and run.stderr.startswith(f"error: Redis unreachable at redis://127.0.0.1:{port}")
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]  # closed again: nothing listens there
+
+
+@pytest.fixture(scope="module")
+def project_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the example project without its ``output/`` (which ``make crawl`` wrote)."""
+    copy = tmp_path_factory.mktemp("project") / "example_project"
+    shutil.copytree(PROJECT, copy, ignore=shutil.ignore_patterns("output", "__pycache__"))
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("redis_url", "settings", "message"),
+    [
+        # The extension RedisWatch (the add-on's) checks before the spider opens...
+        ("redis://127.0.0.1:{port}/0", [], "Crawl not started: REDIS_URL: no answer from Redis at "
+         "redis://127.0.0.1:{port}/0 (ConnectionError: Error 111 connecting to 127.0.0.1:{port}."),
+        # ...and the scheduler does, for a crawl without it.
+        ("redis://:secret@127.0.0.1:{port}/0", ["CETD_REDIS_LOST_CLOSE=0"], "Crawl not started: REDIS_URL: no answer "
+         "from Redis at redis://:***@127.0.0.1:{port}/0 (ConnectionError: Error 111 connecting to 127.0.0.1:{port}."),
+        # The spider (scrapy_cetd.redis_spider.RedisSpider) reads the URL first.
+        ("127.0.0.1:{port}", [], "Crawl not started, invalid setting: REDIS_URL: Redis URL must specify one of the "
+         "following schemes (redis://, rediss://, unix://), got '127.0.0.1:{port}'"),
+    ],
+)
+def test_scrapy_crawl_without_redis_is_one_line_naming_redis_url(
+    project_copy: Path, redis_url: str, settings: list[str], message: str
+) -> None:
+    """The docs' "Several machines" command with no Redis there: one line, exit 1 (it was some
+    70 lines of traceback ending in "RuntimeError: Engine slot not assigned")."""
+    port = _closed_port()
+    args = ["-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/"]
+    args += ["-s", f"REDIS_URL={redis_url.format(port=port)}", *(f"-s{setting}" for setting in settings)]
+    env = {**os.environ, "PYTHONWARNINGS": "error", "SCRAPY_SETTINGS_MODULE": "news_corpus.distributed_settings"}
+    run = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=120, env=env, cwd=project_copy, check=False
+    )
+    assert run.returncode == 1
+    errors = [line for line in run.stderr.splitlines() if " ERROR: " in line]
+    assert len(errors) == 1, run.stderr[-3000:]
+    assert f"[scrapy_cetd.settings] ERROR: {message.format(port=port)}" in errors[0]
+    assert "Traceback" not in run.stderr and "Spider opened" not in run.stderr and "secret" not in run.stderr
+
+
+def test_scheduler_persist_off_is_one_warning(project_copy: Path) -> None:
+    """The docs call it required; a crawl without it ran with no word."""
+    with redis_server() as (url, _):
+        args = ["-m", "scrapy", "crawl", "news", "-a", "start_url=http://127.0.0.1:9/", "-s", f"REDIS_URL={url}"]
+        args += ["-s", "SCHEDULER_PERSIST=False", "-s", "MAX_IDLE_TIME_BEFORE_CLOSE=1", "-s", "LOG_LEVEL=INFO"]
+        env = {**os.environ, "PYTHONWARNINGS": "error", "SCRAPY_SETTINGS_MODULE": "news_corpus.distributed_settings"}
+        run = subprocess.run(
+            [sys.executable, *args], capture_output=True, text=True, timeout=120, env=env, cwd=project_copy, check=False
+        )
+    assert run.returncode == 0, run.stderr[-3000:]
+    warnings = [line.split("] WARNING: ", 1)[1] for line in run.stderr.splitlines() if "] WARNING: " in line]
+    assert warnings == [
+        "SCHEDULER_PERSIST is off: the first worker to finish deletes the Redis queue and seen requests that the "
+        "other workers share; set SCHEDULER_PERSIST = True for a crawl with several workers"
+    ]
 
 
 @contextmanager

@@ -13,6 +13,13 @@ from scrapy_cetd.settings import InvalidSetting
 REDIS = {"SCHEDULER": "scrapy_redis.scheduler.Scheduler", "REDIS_URL": "redis://127.0.0.1:1"}
 
 
+@pytest.fixture(autouse=True)
+def _no_redis_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its configuration only: the check at start that Redis answers (none listens on port 1
+    here) is tested with real crawls in tests/test_distributed.py."""
+    monkeypatch.setattr("scrapy_cetd.redis_watch.check_redis", lambda settings, ping=True: None)
+
+
 def test_it_acts_in_scrapy_redis_crawls_only() -> None:
     with pytest.raises(NotConfigured):
         RedisWatch.from_crawler(get_crawler(settings_dict={}))

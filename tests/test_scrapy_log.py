@@ -12,8 +12,10 @@ import json
 import logging
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,6 +56,9 @@ def scrapy_crawl(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+LEASING = "SCHEDULER=scrapy_cetd.redis_frontier.LeasingScheduler"
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
@@ -66,10 +71,25 @@ def scrapy_crawl(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
             "CETD_REDIS_LOST_CLOSE: expected seconds (a number >= 0, 0 for off), got 'soon'",
         ),
         # Built once the spider is open; Scrapy then ends the crawl with another error, raised
-        # while handling this one.
+        # while handling this one.  (No RedisWatch: it would stop the crawl first, as no Redis
+        # answers here.)
         (
-            ["SCHEDULER=scrapy_cetd.redis_frontier.LeasingScheduler", "CETD_LEASE_SECONDS=0"],
-            "CETD_LEASE_SECONDS: expected seconds > 0, got 0",
+            [LEASING, "CETD_REDIS_LOST_CLOSE=0", "CETD_LEASE_SECONDS=0"],
+            "CETD_LEASE_SECONDS: expected seconds (a number > 0), got '0'",
+        ),
+        # The rule and the message agree (-1 said "0 for off", and 0 was refused).
+        (
+            [LEASING, "CETD_REDIS_LOST_CLOSE=0", "CETD_LEASE_SECONDS=-1"],
+            "CETD_LEASE_SECONDS: expected seconds (a number > 0), got '-1'",
+        ),
+        # Checked while CETD_ON_DUPLICATE is "keep" too (they were accepted).
+        (["CETD_DUPLICATE_DISTANCE=8"], "CETD_DUPLICATE_DISTANCE: expected 0 to 7, got 8"),
+        (["CETD_DUPLICATE_DISTANCE=-1"], "CETD_DUPLICATE_DISTANCE: expected a whole number >= 0, got '-1'"),
+        # An archive that cannot be written: it failed at the first response, as two
+        # "Error downloading" tracebacks, and the crawl ended with exit 0 and no items.
+        (
+            ["CETD_WARC_PATH=scrapy.cfg/crawl.warc.gz"],
+            "CETD_WARC_PATH: cannot write the archive 'scrapy.cfg/crawl.warc.gz': Not a directory (scrapy.cfg)",
         ),
     ],
 )
@@ -89,6 +109,81 @@ def test_an_invalid_setting_is_one_line_naming_it_and_a_failed_exit(
     assert f"[scrapy_cetd.settings] ERROR: Crawl not started, invalid setting: {message}" in errors[0]
     assert "Traceback" not in run.stderr and "Task exception was never retrieved" not in run.stderr
     assert scheduler or "Spider opened" not in run.stderr
+
+
+def _log_line(log: Path, text: str, process: subprocess.Popen[str]) -> str:
+    """The first line of ``log`` holding ``text``, waiting for it while ``process`` runs."""
+    deadline = time.monotonic() + 120
+    while True:
+        lines = [line for line in log.read_text(encoding="utf-8").splitlines() if text in line]
+        if lines:
+            return lines[0]
+        assert process.poll() is None and time.monotonic() < deadline, log.read_text(encoding="utf-8")[-3000:]
+        time.sleep(0.05)
+
+
+def test_two_crawls_with_one_warc_path_write_two_whole_archives(
+    project: Path, sample_site: str, tmp_path: Path
+) -> None:
+    """Two workers on one machine with the same settings: the second takes the next free
+    name (they used to write one file, which neither warcio nor ``scrapy-cetd warc`` read)."""
+    warc = tmp_path / "crawl.warc.gz"
+    args = [
+        "-a", f"start_url={sample_site}/index.html", "-s", f"CETD_WARC_PATH={warc}", "-s", "LOG_LEVEL=INFO",
+        "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "FEEDS={}",
+    ]
+    first_log = tmp_path / "first.log"
+    with first_log.open("w", encoding="utf-8") as log:  # slow: still crawling when the second starts
+        first = subprocess.Popen(
+            [sys.executable, "-m", "scrapy", "crawl", "news", *args, "-s", "DOWNLOAD_DELAY=0.5"],
+            stdout=subprocess.DEVNULL, stderr=log, text=True, cwd=project,
+        )
+    try:
+        assert _log_line(first_log, "Archiving responses to", first).endswith(f"Archiving responses to {warc}")
+        deadline = time.monotonic() + 60
+        while not warc.stat().st_size:  # it is writing
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        second = scrapy_crawl(project, *args)
+        assert second.returncode == 0, second.stderr[-3000:]
+    finally:
+        first.send_signal(signal.SIGINT)  # Scrapy's graceful stop: the archive is closed whole
+        first.wait(60)
+    second_warc = tmp_path / "crawl-00001.warc.gz"
+    assert [line.split("] INFO: ", 1)[1] for line in second.stderr.splitlines() if "Archiving responses" in line] == [
+        f"Archiving responses to {second_warc} ({warc}: in use or written by another crawl)"
+    ]
+    warcio = pytest.importorskip("warcio.archiveiterator")
+    for path, log in ((warc, first_log.read_text(encoding="utf-8")), (second_warc, second.stderr)):
+        responses = int(re.search(r"'scrapy_cetd/warc/responses': (\d+)", log)[1])  # type: ignore[index]
+        with path.open("rb") as file:
+            types = [record.rec_type for record in warcio.ArchiveIterator(file, check_digests="raise")]
+        assert responses > 0 and types == ["warcinfo"] + ["request", "response"] * responses, path
+
+
+def test_a_misspelt_setting_is_one_warning_naming_the_closest(project: Path) -> None:
+    """Scrapy ignores settings it does not know; a misspelt CETD_* name went unnoticed."""
+    run = scrapy_crawl(project, "-s", "CETD_WORKER=4", "-s", "CETD_ALGORTHM=tfidf", "-s", "CETD_XYZZY=1")
+    assert run.returncode == 0  # a warning, as Scrapy would: the crawl runs with the defaults
+    warnings = [line.split("] WARNING: ", 1)[1] for line in run.stderr.splitlines() if "Unknown setting" in line]
+    assert warnings == [
+        "Unknown setting CETD_ALGORTHM (ignored): did you mean CETD_ALGORITHM?",
+        "Unknown setting CETD_WORKER (ignored): did you mean CETD_WORKERS?",
+        "Unknown setting CETD_XYZZY (ignored): the CETD_* settings are listed in docs/scrapy.md",
+    ]
+
+
+def test_the_known_settings_are_the_documented_ones() -> None:
+    from scrapy_cetd.settings import KNOWN_SETTINGS
+
+    root = PROJECT.parent
+    documented = set(re.findall(r"`(CETD_[A-Z_]+)`", (root / "docs" / "scrapy.md").read_text(encoding="utf-8")))
+    used = {
+        name
+        for path in (root / "scrapy_cetd").rglob("*.py")
+        for name in re.findall(r"\bCETD_[A-Z_]*[A-Z]\b", path.read_text(encoding="utf-8"))
+    }
+    assert documented == set(KNOWN_SETTINGS) == used
 
 
 def test_the_news_spider_without_start_url_says_what_to_give(project: Path) -> None:

@@ -10,8 +10,12 @@ can seek to any record and a damaged member costs only that record.
 from __future__ import annotations
 
 import base64
+import contextlib
+import errno
 import gzip
 import hashlib
+import os
+import time
 import uuid
 from collections.abc import Iterable
 from datetime import datetime, timezone
@@ -21,6 +25,11 @@ from typing import BinaryIO
 from urllib.parse import urlsplit
 
 from .. import __version__
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock (docs/scaling.md)
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["WarcFileWriter", "exchange_records", "http_request_block", "http_response_block", "warc_record"]
 
@@ -157,8 +166,15 @@ class WarcFileWriter:
 
     Files are ``path`` itself, then ``name-00001.warc.gz``, ``name-00002.warc.gz``, ...
     beside it (``max_size`` 0: one file).  Each file starts with a ``warcinfo`` record.
-    An existing file is replaced, unless ``keep_existing`` (a crawl resumed from its job
-    directory): then the records go to the first of these names that is free.
+
+    Two processes never write one file: a writer holds an exclusive lock (``flock``) on the
+    file it writes, from the moment it takes it to its close, and passes over a name that
+    is locked (another crawl is writing it) or was written since this writer was made
+    (another crawl wrote it and has finished): its records go to the first of these names
+    that is free.  An older file (a previous crawl's) is replaced, unless ``keep_existing``
+    (a crawl resumed from its job directory): then every existing file is passed over.  A
+    file taken is emptied only when the first record is written to it, so a crawl that
+    archives nothing leaves an existing file as it was (and removes an empty one it made).
     """
 
     def __init__(
@@ -169,11 +185,18 @@ class WarcFileWriter:
         self.keep_existing = keep_existing
         self.info = {"software": f"scrapy-cetd/{__version__}", "format": "WARC File Format 1.1", **(info or {})}
         self._serial = 0
+        #: Files written to (the one taken but not yet written to is not among them).
         self.files: list[Path] = []
+        #: The names passed over to take the last file (in use by, or written by, another crawl).
+        self.passed_over: list[Path] = []
         self.records = 0
         self.bytes_written = 0
         self._file: BinaryIO | None = None
+        self._taken: Path | None = None
+        self._written = False
         self._size = 0
+        #: A file written since this moment is another crawl's: never replaced.
+        self._started_ns = time.time_ns()
 
     def _name(self, serial: int) -> Path:
         if serial == 0:
@@ -184,21 +207,64 @@ class WarcFileWriter:
                 return self.path.with_name(f"{name[: -len(suffix)]}-{serial:05d}{suffix}")
         return self.path.with_name(f"{name}-{serial:05d}")
 
-    def _open(self) -> BinaryIO:
-        path = self._name(self._serial)
-        while self.keep_existing and path.exists():
-            self._serial += 1
+    def _claim(self, path: Path) -> BinaryIO | None:
+        """``path`` opened (not emptied) and locked, or ``None`` if another crawl has it."""
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
+        try:
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    os.close(fd)
+                    return None
+                except OSError:  # a file system without locks: go on unlocked
+                    pass
+            state = os.fstat(fd)
+            try:
+                current = os.stat(path)
+            except FileNotFoundError:
+                current = None
+            if current is None or (current.st_dev, current.st_ino) != (state.st_dev, state.st_ino):
+                os.close(fd)  # removed or replaced between the open and the lock: try again
+                return self._claim(path)
+            if state.st_size and (self.keep_existing or state.st_mtime_ns >= self._started_ns):
+                os.close(fd)
+                return None
+            return os.fdopen(fd, "wb")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            raise
+
+    def open(self) -> Path:
+        """Take the next free file now (locked, not yet written to) and return it; a path
+        that cannot be written raises ``OSError`` here.  :meth:`write` calls it when needed."""
+        self.close()
+        self.passed_over = []
+        while True:
             path = self._name(self._serial)
-        self._serial += 1
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = path.open("wb")
-        self._size = 0
-        self.files.append(path)
+            self._serial += 1
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except FileExistsError as exc:  # a file where a folder should be
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), exc.filename) from None
+            file = self._claim(path)
+            if file is not None:
+                break
+            self.passed_over.append(path)
+        self._file, self._taken, self._written, self._size = file, path, False, 0
+        return path
+
+    def _start_file(self) -> None:
+        """The first record goes to the file taken: empty it, then its ``warcinfo`` record."""
+        assert self._file is not None and self._taken is not None
+        self._file.truncate(0)
+        self._written = True
+        self.files.append(self._taken)
         fields = "".join(f"{key}: {value}\r\n" for key, value in self.info.items()).encode()
         self._append(warc_record("warcinfo", fields, content_type="application/warc-fields", extra=[
-            ("WARC-Filename", path.name),
+            ("WARC-Filename", self._taken.name),
         ]))
-        return self._file
 
     def _append(self, record: bytes) -> None:
         assert self._file is not None
@@ -210,13 +276,21 @@ class WarcFileWriter:
     def write(self, *records: bytes) -> None:
         """Write records (e.g. a request and its response) together, in the same file."""
         if self._file is None or (self.max_size and self._size >= self.max_size):
-            self.close()
-            self._open()
+            self.open()
+        if not self._written:
+            self._start_file()
         for record in records:
             self._append(record)
             self.records += 1
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        """Close the file (its lock goes with it); an empty file taken and never written to is removed."""
+        if self._file is None:
+            return
+        file, self._file = self._file, None
+        try:
+            if not self._written and self._taken is not None and os.fstat(file.fileno()).st_size == 0:
+                with contextlib.suppress(OSError):
+                    self._taken.unlink()  # still locked: nobody else has taken it
+        finally:
+            file.close()
