@@ -5,10 +5,10 @@ Enabled by ``CETD_WARC_PATH`` (the add-on registers the middleware when it is se
     CETD_WARC_PATH = "output/crawl.warc.gz"
     CETD_WARC_MAX_SIZE = 1024**3     # rotate past 1 GiB; 0: one file
 
-The file is taken (opened and locked) when the crawl starts: a path that cannot be written
-stops the crawl there, with one line naming the setting; a file another crawl is writing
-(two workers on one machine with the same settings) is passed over for the next free name
-(``crawl-00001.warc.gz``), said in the line that names the archive.
+A path that cannot be written stops the crawl at start, with one line naming the setting.
+A file another crawl is writing (two workers on one machine with the same settings) is
+passed over for the next free name (``crawl-00001.warc.gz``), said in the line that names
+the archive.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class WarcArchiveMiddleware:
         # A crawl with a job directory may be a resumed one: it keeps the archive it resumes.
         self.writer = WarcFileWriter(path, max_size, info=info, keep_existing=bool(settings.get("JOBDIR")))
         try:
-            self._log_file(self.writer.open())  # at start: the file's lock, and a path that cannot be written
+            self.writer.check()  # at start, not as an error per response
         except OSError as exc:
             reason = f"{exc.strerror} ({exc.filename})" if exc.strerror and exc.filename else str(exc)
             raise InvalidSetting(f"CETD_WARC_PATH: cannot write the archive {path!r}: {reason}") from None
@@ -104,7 +104,7 @@ class WarcArchiveMiddleware:
         )
         files = len(self.writer.files)
         self.writer.write(*records)
-        if len(self.writer.files) > max(files, 1):  # rotated
+        if len(self.writer.files) != files:
             self._log_file(self.writer.files[-1])
         if self.stats is not None:
             self.stats.inc_value(f"{STATS_PREFIX}/responses")

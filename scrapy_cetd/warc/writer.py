@@ -255,6 +255,15 @@ class WarcFileWriter:
         self._file, self._taken, self._written, self._size = file, path, False, 0
         return path
 
+    def check(self) -> None:
+        """Take the first free file and let it go again, unchanged (an empty one it made is
+        removed): a path that cannot be written raises ``OSError`` now, not at the first
+        record.  The next :meth:`write` takes the first free file again."""
+        self.open()
+        self.close()
+        self._serial = 0
+        self.passed_over = []
+
     def _start_file(self) -> None:
         """The first record goes to the file taken: empty it, then its ``warcinfo`` record."""
         assert self._file is not None and self._taken is not None
