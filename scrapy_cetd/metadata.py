@@ -1444,10 +1444,17 @@ def _absolute(url: str | None, base: str | None) -> str | None:
         return url
     url = _EXTRA_SLASHES.sub(r"\1//", url, count=1)
     try:
-        url = safe_url_string(urljoin(base, url) if base else url)
+        url = urljoin(base, url) if base else url
+        if _UNSAFE_IN_URL.search(url):  # w3lib's escaping costs as much as the join: only where needed
+            url = safe_url_string(url)
     except ValueError:
         return None
     return url if _WITH_HOST.match(url) else None
+
+
+#: What a URL cannot hold as it is: whitespace, controls, characters beyond ASCII, and
+#: ``"<>\^`{|}``.
+_UNSAFE_IN_URL = re.compile(r'[^\x21-\x7e]|["<>\\^`{|}]')
 
 
 #: ``https:////host/...``: a browser reads the host after any number of slashes (WHATWG
