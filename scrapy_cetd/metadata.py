@@ -1468,8 +1468,12 @@ def _document_base(page: Page) -> str | None:
     """What the page's links resolve against: its ``<base href>`` (joined to its URL),
     else its URL (HTML standard, "document base URL")."""
     head = next(page.root.iterchildren("head"), None)  # root.find("head/base"), without ElementPath
-    base = next((b for b in head.iterchildren("base") if b.get("href")), None) if head is not None else None
-    href = (base.get("href") or "").strip() if base is not None else ""
+    href = ""
+    if head is not None:
+        for base in head.iterchildren("base"):
+            href = (base.get("href") or "").strip()
+            if href:
+                break
     if href:
         try:
             return urljoin(page.url, href) if page.url else href
@@ -1494,8 +1498,10 @@ def _plain_text(text: str | None) -> str | None:
     tags taken out, whitespace collapsed."""
     if not text:
         return None
-    text = normalize_space(_MARKUP_TAG.sub(_tag_space, _unescape(text) or ""))
-    return text or None
+    text = _unescape(text) or ""
+    if "<" in text:
+        text = _MARKUP_TAG.sub(_tag_space, text)
+    return normalize_space(text) or None
 
 
 def _tag_space(tag: re.Match[str]) -> str:
