@@ -37,6 +37,7 @@ from .parsing import displayed_text, storable_text, storable_url
 __all__ = [
     "BLOCK_TAGS",
     "LINK_TAGS",
+    "XML_SPACE",
     "Page",
     "cetd_counts",
     "counts_as_link_tag",
@@ -103,7 +104,8 @@ def element_text(element: etree._Element) -> str:
 _TEXT_NODES = etree.XPath("descendant::text()[normalize-space()]")
 _element_of = etree._ElementUnicodeResult.getparent
 _is_tail = attrgetter("is_tail")
-_XML_SPACE = " \t\n\r"
+#: XML whitespace (space, tab, line feed, carriage return): what ``normalize-space`` strips.
+XML_SPACE = " \t\n\r"
 #: libxml2 puts an XPath result in document order by comparing nodes' paths to the root,
 #: so its time grows with the depth of the text: a tree deeper than this has its runs read
 #: by a walk instead.  The depth is checked on pages of more than
@@ -160,17 +162,17 @@ def _text_runs_by_walk(elements: list[etree._Element], parent: list[int]) -> tup
         while open_elements and open_elements[-1] != p:
             j = open_elements.pop()
             tail = tails[j]
-            if tail and tail.strip(_XML_SPACE):
+            if tail and tail.strip(XML_SPACE):
                 keys.append(2 * j + 1)
                 texts.append(tail)
-        if text and text.strip(_XML_SPACE):
+        if text and text.strip(XML_SPACE):
             keys.append(2 * i)
             texts.append(text)
         open_elements.append(i)
     while len(open_elements) > 1:  # body's tail (element 0) lies outside the content
         j = open_elements.pop()
         tail = tails[j]
-        if tail and tail.strip(_XML_SPACE):
+        if tail and tail.strip(XML_SPACE):
             keys.append(2 * j + 1)
             texts.append(tail)
     return keys, texts

@@ -28,7 +28,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from .extraction import Selection
-from .page import BLOCK_TAGS, Page, normalize_space
+from .page import BLOCK_TAGS, XML_SPACE, Page, normalize_space
 from .parsing import VOID_TAGS, displayed_text, storable_text, storable_url
 
 __all__ = ["render"]
@@ -473,7 +473,7 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
         # A tail of only whitespace is no run, but it separates words ("<b>Jane</b> <i>Doe</i>"):
         # kept wherever its element is written, as the text puts a space there.
         tail = elements[i].tail
-        if tail and i and (content[parent[i]] or 2 * i + 1 in runs or not tail.strip(_XML_SPACE)):
+        if tail and i and (content[parent[i]] or 2 * i + 1 in runs or not tail.strip(XML_SPACE)):
             pieces.append(escape(tail, quote=False))
 
     open_elements: list[int] = []
@@ -515,9 +515,6 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
     close_until(len(page))
     pieces.append("</html>")
     return "".join(pieces)
-
-
-_XML_SPACE = " \t\n\r"
 
 
 def _plain_markdown(lines: list[str]) -> str:
