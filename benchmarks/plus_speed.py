@@ -112,7 +112,7 @@ def timing(files: list[Path], repeat: int) -> None:
     times: dict[str, list[float]] = {name: [] for name in ("parse", "base", "new", "base extract", "new extract")}
     for path in files:
         html = read(path)
-        page = Page.from_tree(parse_html(html), read_json_ld=False)
+        page = Page.from_tree(parse_html(html))
         if not page.chars or not page.chars[0]:
             continue
         base_selection(page, 0.7)  # the page model's cached values, filled before timing

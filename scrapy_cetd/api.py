@@ -82,7 +82,7 @@ def extract(
         root = parse_html(html, content_type=content_type)
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, storable_url(url), coefficient)  # as Page keeps it
-    page = Page.from_tree(root, url, read_json_ld=with_metadata)
+    page = Page.from_tree(root, url)
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
         with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,
@@ -121,7 +121,7 @@ def extract_tree(
     if isinstance(tree, Page):
         page = _with_url(tree, url)
     else:
-        page = Page.from_tree(tree, url, read_json_ld=with_metadata)
+        page = Page.from_tree(tree, url)
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
         with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,

@@ -52,6 +52,7 @@ __all__ = [
     "Metadata",
     "clean_author",
     "date_from_url",
+    "declared_article_body",
     "detect_language",
     "extract_metadata",
     "parse_date",
@@ -1502,6 +1503,15 @@ def _plain_text(text: str | None) -> str | None:
     if "<" in text:
         text = _MARKUP_TAG.sub(_tag_space, text)
     return normalize_space(text) or None
+
+
+def declared_article_body(json_ld: Iterable[str]) -> str | None:
+    """The story's text as the publisher declares it: the longest JSON-LD ``articleBody``
+    on the page, as plain text (:func:`_plain_text`), or ``None``.  Read by cetd-plus's
+    rule 17; a page without the word ``articleBody`` in its JSON-LD is not parsed."""
+    texts = [text for text in json_ld if "articleBody" in text]
+    bodies = [item["articleBody"] for item in _json_objects(texts) if isinstance(item.get("articleBody"), str)]
+    return _plain_text(max(bodies, key=len)) if bodies else None
 
 
 def _tag_space(tag: re.Match[str]) -> str:

@@ -47,12 +47,15 @@ def test_positions_agree_with_the_tree() -> None:
             assert page.positions(*tags, within=within) == expected
 
 
-def test_json_ld_read_unless_declined() -> None:
-    markup = '<html><head><script type="application/ld+json">{"a": 1}</script></head><body><p>x</p></body></html>'
-    assert Page.from_tree(parse_html(markup)).json_ld == ['{"a": 1}']
-    declined = Page.from_tree(parse_html(markup), read_json_ld=False)
-    assert declined.json_ld == []
-    assert declined.run_text == ["x"]  # the script is removed all the same
+def test_json_ld_blocks_are_read_before_the_cleaning_removes_scripts() -> None:
+    markup = (
+        '<html><head><script type="application/ld+json">{"a": 1}</script>'
+        '<script type="Application/LD+JSON">{"b": 2}</script><script>var c = 3;</script></head>'
+        '<body><script type="application/ld+json"></script><p>x</p></body></html>'
+    )
+    page = Page.from_tree(parse_html(markup))
+    assert page.json_ld == ['{"a": 1}', '{"b": 2}']
+    assert not list(page.root.iter("script"))
 
 
 def test_text_runs_in_document_order() -> None:

@@ -329,3 +329,71 @@ def test_legal_lines_at_the_story_end_are_out_of_the_text() -> None:
     assert lines(extract(story_page(last=legal)).text) == STORY
     assert plus.is_legal("© 2025 The Gazette") and plus.is_legal("Text and photos: all rights reserved.")
     assert not plus.is_legal("The copyright office said on Monday it would review the case.")
+
+
+def declared_page(article_body: str, *, in_article: str = "", after_story: str = "") -> str:
+    """A news page declaring ``article_body`` as its JSON-LD ``articleBody``."""
+    data = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle", "articleBody": article_body})
+    page = news_page(in_article=in_article, after_story=after_story)
+    return page.replace("</head>", f'<script type="application/ld+json">{data}</script></head>')
+
+
+BIO_TEXT = (
+    "Sam Porter has spent twenty years in harbour towns along the coast, sailing small boats "
+    "and photographing old piers in all kinds of weather."
+)
+BIO = f"<div class='writer'><p>{BIO_TEXT}</p></div>"
+PROMO_TEXT = "Get our weekend briefing: the best of the week's local news, delivered free every Saturday."
+PROMO = f"<div><p>{PROMO_TEXT}</p></div>"
+
+
+def test_parts_the_declared_article_body_does_not_hold_are_out_of_the_text() -> None:
+    # Rule 17: the bio and the promo carry no label and no writer word; only the page's
+    # JSON-LD articleBody, which holds the story and not them, tells them apart.
+    page = declared_page("\n\n".join(STORY), in_article=BIO + PROMO)
+    result = extract(page, diagnostics=True)
+    assert lines(result.text) == STORY
+    assert len(result.diagnostics["undeclared"]) == 2
+    assert lines(extract(news_page(in_article=BIO + PROMO)).text) == [*STORY, BIO_TEXT, PROMO_TEXT]
+
+
+def test_a_declared_body_written_as_html_counts_as_its_text() -> None:
+    body = "".join(f"<p>{p.replace(',', '&#44;')}</p>" for p in STORY)
+    assert lines(extract(declared_page(body, in_article=PROMO)).text) == STORY
+
+
+@pytest.mark.parametrize(
+    "article_body",
+    [
+        STORY[0],  # a teaser: the body of a paywalled story, under DECLARED_MIN_COVER of the text
+        "Subscribe to read the full story about the harbour wall. " * 30,  # another text
+        "",
+    ],
+)
+def test_a_declared_body_that_does_not_hold_the_story_changes_nothing(article_body: str) -> None:
+    page = declared_page(article_body, in_article=PROMO)
+    assert extract(page).text == extract(news_page(in_article=PROMO)).text
+
+
+def test_a_story_paragraph_missing_from_the_declared_body_stays_when_it_shares_its_words() -> None:
+    # Lines are judged by word 3-grams, not as exact strings: a paragraph the site edited
+    # after writing its JSON-LD ("on Tuesday" became "on Wednesday") stays.
+    edited = [STORY[0].replace("on Tuesday", "on Wednesday"), *STORY[1:]]
+    page = declared_page("\n\n".join(STORY)).replace(STORY[0], edited[0], 1)
+    page = page.replace(f"<p>{STORY[0]}</p>", f"<p>{edited[0]}</p>")
+    assert lines(extract(page).text) == edited
+
+
+def test_code_and_tables_stay_though_the_declared_body_leaves_them_out() -> None:
+    code = "<pre>harbour.rebuild(wall=True, before='winter')\nprint('done')</pre>"
+    table = "<table><tr><td>Section</td><td>Cracks found</td></tr><tr><td>North pier</td><td>14</td></tr></table>"
+    text = extract(declared_page("\n\n".join(STORY), in_article=code + table)).text
+    assert "harbour.rebuild(wall=True, before='winter')" in text and "North pier" in text
+
+
+def test_declared_body_is_read_from_json_ld_graphs_and_garbage_gives_none() -> None:
+    from scrapy_cetd.metadata import declared_article_body
+
+    graph = json.dumps({"@graph": [{"@type": "WebPage"}, {"@type": "Article", "articleBody": "A &amp; <b>B</b>"}]})
+    assert declared_article_body([graph]) == "A & B"
+    assert declared_article_body(['{"articleBody": ', '{"@type": "Article", "articleBody": 3}', "[" * 100_000]) is None

@@ -5,7 +5,8 @@ same parse and statistics, the threshold and ``ExtractContent`` walk of the pape
 Algorithm 2.  On top of it, rules chosen on the first half of the WCXB dev pages (the
 first 749 sorted ids) and checked on the other half, with no per-site knowledge; rules
 1-8 are structural, rules 9-12 (issue 14) also read the labels pages give their parts
-(class and id words, :mod:`.labels`), and rules 13-16 short texts at the story's edges, only
+(class and id words, :mod:`.labels`), rules 13-16 short texts at the story's edges, and
+rule 17 the story's text as the page declares it, only
 inside the blocks the density statistics chose (measurements: ``docs/cetd-plus.md``):
 
 1. ``<noscript>`` is ordinary content (the page model already does this).
@@ -71,6 +72,10 @@ inside the blocks the density statistics chose (measurements: ``docs/cetd-plus.m
     kept block after it, is left out (:func:`is_legal`).  Rule 9 also reads article-noise
     labels on an article only (``cta``, ``promo``, ``teaser``, ``disclaimer``:
     :data:`~.labels.ARTICLE_NOISE_STEMS`).
+17. The declared body: where the page's JSON-LD declares the story's text (``articleBody``)
+    and that text holds most of the kept words, kept lines it does not hold (an author's
+    bio, a product box, a "related" card, an affiliate notice) are left out
+    (:func:`_undeclared`); code, tables and lists of terms stay.
 
 Rules 13-16 read text, so they read few elements: short ones (at most 40-500 characters)
 at the story's edges, or short block-level ones in kept blocks.  Together with the
@@ -97,6 +102,7 @@ from typing import Any
 import numpy as np
 
 from ..extraction import Selection
+from ..metadata import declared_article_body
 from ..page import BLOCK_TAGS, Page, composite_densities, counts_as_link_tag, element_text
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
@@ -209,6 +215,14 @@ _BIO = re.compile(
 #: copyright sign or word, or says "all rights reserved" (0 turns the rule off).
 LEGAL_MAX_CHARS = 400
 _LEGAL = re.compile(r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\ball rights reserved\b", re.IGNORECASE | re.DOTALL)
+#: Rule 17: where the page declares its story's text (JSON-LD ``articleBody``) in at least
+#: ``DECLARED_MIN_WORDS`` words, holding ``DECLARED_MIN_COVER`` of the selection's words, a
+#: kept line is left out when under ``DECLARED_MIN_SHARE`` of its words lie in a word
+#: 3-gram of the declared text.  Code, tables and lists of terms (rule 6's structures) are
+#: kept as they are: declared bodies often leave them out.
+DECLARED_MIN_WORDS = 100
+DECLARED_MIN_COVER = 0.7
+DECLARED_MIN_SHARE = 0.5
 #: Rules 13, 15 and 16 do not read headings.
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: Rule 3: elements that are never a block, nor is anything inside them (besides links).
@@ -853,6 +867,79 @@ def _prune(
     return kept, removed, comments
 
 
+def _declared_words(page: Page, removed: list[bool]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Rule 17's counts: for each element, the words of its subtree outside removed parts,
+    and how many of them lie in a word 3-gram of the declared body, as prefix sums over
+    the preorder (``x[end[i]] - x[i]``: element ``i``'s subtree).  ``None`` where the page
+    declares no body of ``DECLARED_MIN_WORDS`` words."""
+    body = declared_article_body(page.json_ld)
+    body_words = _WORD.findall(body.lower()) if body else []
+    if len(body_words) < DECLARED_MIN_WORDS:
+        return None
+    declared = set(zip(body_words, body_words[1:], body_words[2:]))
+    run_words = [_WORD.findall(text.lower()) for text in page.run_collapsed]
+    words = list(chain.from_iterable(run_words))
+    starts = np.zeros(len(words) + 2, dtype=bool)
+    starts[: max(len(words) - 2, 0)] = [gram in declared for gram in zip(words, words[1:], words[2:])]
+    # A word is declared when one of the (up to) three 3-grams holding it is.
+    covered = starts[: len(words)].copy()
+    covered[1:] |= starts[: len(words) - 1]
+    covered[2:] |= starts[: max(len(words) - 2, 0)]
+    offsets = np.fromiter(accumulate(map(len, run_words), initial=0), np.intp, len(run_words) + 1)
+    covered_sums = np.concatenate(([0], np.cumsum(covered)))
+    run_covered = covered_sums[offsets[1:]] - covered_sums[offsets[:-1]]
+    n = len(page.elements)
+    owners = np.fromiter(page.run_owner, np.intp, len(page.run_owner))
+    kept = ~np.frombuffer(bytes(removed), dtype=bool)
+    own_words = np.bincount(owners, weights=np.diff(offsets), minlength=n) * kept
+    own_covered = np.bincount(owners, weights=run_covered, minlength=n) * kept
+    return np.concatenate(([0], np.cumsum(own_words))), np.concatenate(([0], np.cumsum(own_covered)))
+
+
+def _undeclared(page: Page, blocks: list[int], removed: list[bool], top: int) -> list[int]:
+    """Rule 17: leave out the kept lines the page's declared body (JSON-LD ``articleBody``)
+    does not hold: an author's bio, a product box, a "related" card, an affiliate notice.
+
+    Applied only when the declared body holds ``DECLARED_MIN_COVER`` of the kept words (a
+    teaser or a paywall's first paragraph holds less).  From each kept block down: a part
+    with no declared word is removed whole; a part with some is descended into; a line (a
+    part without block-level descendants) goes when under ``DECLARED_MIN_SHARE`` of its
+    words are declared.  Never the top block or its ancestors, never rule 6's structures.
+    Marks ``removed`` in place and returns the parts removed; linear in the page (prefix
+    sums, each element visited once).
+    """
+    counts = _declared_words(page, removed)
+    if counts is None:
+        return []
+    words, covered = counts
+    end, tags, block_starts = page.end, page.tags, page.block_starts
+    outermost: list[int] = []  # blocks nested in another are read with it
+    for block in sorted(blocks):
+        if not outermost or block >= end[outermost[-1]]:
+            outermost.append(block)
+    total = sum(words[end[b]] - words[b] for b in outermost)
+    if not total or sum(covered[end[b]] - covered[b] for b in outermost) < DECLARED_MIN_COVER * total:
+        return []
+    undeclared = []
+    stack = outermost[::-1]  # document order: a part is decided before the parts inside it
+    while stack:
+        node = stack.pop()
+        stop = end[node]
+        count = words[stop] - words[node]
+        if not count or removed[node] or tags[node] in RESCUED_TAGS:
+            continue
+        share = (covered[stop] - covered[node]) / count
+        if share == 1.0:
+            continue
+        line = block_starts[stop] == block_starts[node + 1]
+        if (share == 0.0 or (line and share < DECLARED_MIN_SHARE)) and not node <= top < stop:
+            removed[node:stop] = [True] * (stop - node)
+            undeclared.append(node)
+        elif not line:
+            stack.extend(reversed(page.children_of(node)))
+    return sorted(undeclared)
+
+
 def _comment_sections(page: Page, top: int, removed: list[bool], found: list[int]) -> set[int]:
     """The page's comment sections: the highest comment-labelled elements with text (rule
     9), those pruned from the content (``found``) and any elsewhere on the page, except
@@ -991,6 +1078,7 @@ def plus_selection(
     report: Callable[[], list[tuple[int, float, str]]] = lambda: []  # noqa: E731
     comment_roots: list[int] = []
     filtered: set[int] = set()
+    undeclared_blocks: set[int] = set()
     if threshold <= 0:
         blocks = [0]
     else:
@@ -1000,6 +1088,10 @@ def plus_selection(
         filtered = set(blocks)
         blocks, removed, comment_roots = _prune(page, blocks, top, counts, link_prune, info)
         filtered.difference_update(blocks)
+        undeclared = _undeclared(page, blocks, removed, top) if DECLARED_MIN_WORDS else []
+        if undeclared:
+            info["undeclared"] = _Named(undeclared)
+            undeclared_blocks.update(set(blocks).intersection(undeclared))
     subtrees, runs = _selection_of_blocks(page, blocks, removed)
     found = comment_roots if threshold > 0 else []
 
@@ -1014,6 +1106,8 @@ def plus_selection(
                     "density_sum": value,
                     "decision": "dropped: in a labelled part or the story's header (rules 9-12)"
                     if node in filtered
+                    else "dropped: not in the page's declared article body (rule 17)"
+                    if node in undeclared_blocks
                     else decision,
                 }
                 for node, value, decision in report()
