@@ -236,6 +236,35 @@ def test_pruning_reads_each_element_a_bounded_number_of_times_at_any_depth(depth
     assert extract("<html><body>" + "<span>x" * depth).text.count("x") == depth
 
 
+class CountingTags(list):
+    """A list counting the items read from it, by iteration or slicing."""
+
+    reads = 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        for item in super().__iter__():
+            CountingTags.reads += 1
+            yield item
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        found = super().__getitem__(index)
+        CountingTags.reads += len(found) if isinstance(index, slice) else 1
+        return found
+
+
+@pytest.mark.parametrize("count", [2_000, 8_000])
+def test_pruning_reads_the_tags_of_many_side_by_side_blocks_once(count: int) -> None:
+    # Thousands of kept blocks side by side: the scan of each read the tag list from its
+    # start (a quadratic on a flat page of 40,000 small blocks: 24 s).
+    page = Page.from_tree(parse_html("<html><body>" + "<div><p>words</p><p>more</p></div>" * count))
+    blocks = page.positions("div")
+    page.tags = CountingTags(page.tags)
+    CountingTags.reads = 0
+    kept, _, _ = plus._prune(page, blocks, blocks[0], plus._counts_without(page, []), 0.8, {})
+    assert kept == blocks
+    assert CountingTags.reads <= 4 * len(page)
+
+
 def story_page(first: str = "", last: str = "") -> str:
     """A news page whose story body starts with ``first`` and ends with ``last``."""
     body = "".join(f"<p>{p}</p>" for p in STORY)

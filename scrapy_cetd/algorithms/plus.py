@@ -848,7 +848,7 @@ def _prune(
         # The descendants in document order, those of the tags the rules read only (picked
         # at C level), skipping decided ones: removed (with their subtrees: the flags cover
         # whole subtrees) or empty (so are their descendants).
-        for node in compress(range(start, stop), map(_SCANNED_TAGS.__contains__, islice(tags, start, stop))):
+        for node in compress(range(start, stop), map(_SCANNED_TAGS.__contains__, tags[start:stop])):
             c = chars[node]
             if not c or removed[node]:
                 continue
