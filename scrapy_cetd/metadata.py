@@ -47,6 +47,7 @@ from lxml import etree
 from w3lib.url import safe_url_string
 
 from .page import BLOCK_TAGS, Page, element_text, normalize_space
+from .parsing import displayed_text, storable_text
 
 __all__ = [
     "Metadata",
@@ -83,9 +84,22 @@ class Metadata:
     section: str | None = None
     page_type: str | None = None
 
+    def __post_init__(self) -> None:
+        """Every string as the outputs write text: no lone surrogates (JSON ``\\ud800``
+        escapes), which no UTF-8 feed can encode, and no control characters."""
+        for name, value in vars(self).items():
+            if isinstance(value, str):
+                setattr(self, name, _shown(value))
+            elif isinstance(value, list):
+                setattr(self, name, [_shown(item) if isinstance(item, str) else item for item in value])
+
     def to_dict(self) -> dict[str, Any]:
         """A plain ``dict`` of all fields."""
         return asdict(self)
+
+
+def _shown(text: str) -> str:
+    return storable_text(displayed_text(text))
 
 
 # --- dates -------------------------------------------------------------------------------

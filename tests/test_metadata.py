@@ -357,3 +357,18 @@ def test_urls_are_made_absolute_as_urljoin_does(url: str, base: str) -> None:
     host = urlsplit(url).hostname
     expected = [p for p in (host or "").split(".") if p not in ("www", "m", "amp")]
     assert _host_name(url) == (expected[-2] if len(expected) >= 2 else None)
+
+
+def test_lone_surrogates_and_control_characters_never_reach_the_metadata() -> None:
+    # JSON escapes decode to what no UTF-8 feed can encode (a lone surrogate made the CLI,
+    # the WARC command and a crawl's feed fail, losing the items after it) or no browser shows.
+    data = (
+        '{"@type": "NewsArticle", "headline": "Harbour\\ud800 wall", "author": "Ann\\u0001 Lee",'
+        ' "description": "Cracks\\u0000 found", "publisher": {"name": "The\\u0003 Gazette"}, "keywords": ["a\\udfffb"]}'
+    )
+    page = f'<html><head><script type="application/ld+json">{data}</script></head><body><p>x</p></body></html>'
+    metadata = extract(page, url="https://example.com/a").metadata
+    assert metadata is not None
+    assert (metadata.title, metadata.authors, metadata.description) == ("Harbour\ufffd wall", ["Ann Lee"], "Cracks found")
+    assert (metadata.site_name, metadata.tags) == ("The Gazette", ["a\ufffdb"])
+    json.dumps(metadata.to_dict(), ensure_ascii=False).encode("utf-8")
