@@ -18,6 +18,7 @@ import html.parser
 import re
 import threading
 from collections import Counter
+from functools import lru_cache
 
 from lxml import etree
 from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding
@@ -192,12 +193,30 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
         # A UTF-16/32 label on bytes without a BOM is wrong (markup in those encodings
         # starts with one); the HTML standard reads such pages as UTF-8.
         return "utf-8", data.decode("utf-8", "replace")
+    if not _ascii_compatible(encoding):
+        # EBCDIC (cp500, cp037) and the like: a page's markup is ASCII, so such a label
+        # cannot be its encoding (the HTML standard knows none of them and ignores the label).
+        guessed = _undeclared_encoding(data)
+        return guessed, data.decode(guessed, "replace")
     if "\ufffd" in text and label != "utf8":
         try:
             return "utf-8", data.decode("utf-8")
         except UnicodeDecodeError:
             pass
     return encoding, text
+
+
+#: Markup every HTML page starts with, for :func:`_ascii_compatible`.
+_MARKUP_PROBE = b'<!DOCTYPE html><html lang="en"><meta charset=x>'
+
+
+@lru_cache(maxsize=64)
+def _ascii_compatible(encoding: str) -> bool:
+    """Whether ``encoding`` reads ASCII markup as ASCII (not so: EBCDIC code pages)."""
+    try:
+        return _MARKUP_PROBE.decode(encoding) == _MARKUP_PROBE.decode("ascii")
+    except (LookupError, UnicodeDecodeError):
+        return True  # not ours to judge: the decoding already happened
 
 
 def _utf8_for_libxml2(data: bytes, content_type: str | None) -> bool:

@@ -250,3 +250,20 @@ def test_content_after_the_closing_html_tag_is_in_the_body(as_bytes: bool) -> No
     # Text straight after "</html>", outside any element, is kept too.
     loose = parse_html("<html><body><p>First.</p></body></html>Loose words<p>Last.</p>")
     assert normalize_space(" ".join(loose.find("body").itertext())) == "First. Loose words Last."
+
+
+@pytest.mark.parametrize("label", ["cp500", "cp037", "IBM037"])
+def test_an_ascii_incompatible_charset_label_is_ignored(label: str) -> None:
+    # EBCDIC labels read ASCII markup as other letters and C1 controls: the whole page
+    # became garbage with no reason given (a crawl flagged it binary).  The HTML standard
+    # knows no such encoding and ignores the label.
+    body = "<html><head><meta charset={}></head><body><p>Grüße aus Köln, sagte sie.</p></body></html>"
+    expected = "Grüße aus Köln, sagte sie."
+    assert extract(body.format(label).encode()).text == expected
+    assert extract(body.format("x").encode(), content_type=f"text/html; charset={label}").text == expected
+    from scrapy.http import HtmlResponse
+
+    from scrapy_cetd.middlewares import _decoded_text
+
+    response = HtmlResponse("https://example.com/", body=body.format(label).encode())
+    assert expected in _decoded_text(response)
