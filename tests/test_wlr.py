@@ -219,3 +219,17 @@ FLOORS = {"wlr": 0.45, "clr": 0.45, "wnr": 0.29, "cnr": 0.30}
 @pytest.mark.parametrize("algorithm", VARIANTS)
 def test_fixture_quality_floor(algorithm):
     assert mean_fixture_f1(algorithm) >= FLOORS[algorithm]
+
+
+def test_relevance_of_a_page_nested_thousands_deep_stays_finite() -> None:
+    # R is a product up the tree: 8,000 nested comments pass the largest float, every R was
+    # infinite and the JSON diagnostics held "Infinity".  Now every R is divided by the
+    # largest (the ranking, all Definition 4.7 reads, is kept).
+    import json
+
+    html = "<html><body><article><p>" + "Main text. " * 50 + "</p></article>"
+    html += "<div class='comments'><div class='comment'><p>c " * 8000 + "</body></html>"
+    for algorithm in ("wlr", "clr"):
+        result = extract(html, algorithm=algorithm, diagnostics=True)
+        json.dumps(result.to_dict(), allow_nan=False)
+        assert result.diagnostics["relevance"] == 1.0

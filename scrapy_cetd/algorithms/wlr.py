@@ -279,7 +279,35 @@ def relevance(
         p = parent[u]
         if p >= 0:
             child_sum[p] += rel[u]
+    if rel and math.isinf(max(rel)):
+        rel = _scaled_relevance(ratio, parent, weight, unit)
     return rel, threshold, len(initial)
+
+
+def _log_add(a: float, b: float) -> float:
+    """``log(exp(a) + exp(b))`` without leaving the logarithms."""
+    high, low = (a, b) if a >= b else (b, a)
+    return high if low == -math.inf else high + math.log1p(math.exp(low - high))
+
+
+def _scaled_relevance(ratio: Sequence[float], parent: Sequence[int], weight: list[float], unit: float) -> list[float]:
+    """Definition 4.6's ``R`` divided by its largest value, computed on logarithms: on a
+    page nested thousands deep the products up the tree pass the largest float (every
+    ``R`` became infinite and the best node fell to the root).  Definition 4.7 reads only
+    the ranking, which the division keeps."""
+    size = len(ratio)
+    log_rel = [-math.inf] * size
+    child_log = [-math.inf] * size
+    log_unit = math.log(unit)
+    for u in range(size - 1, -1, -1):
+        inner = max(math.log(weight[u]) if weight[u] > 0 else -math.inf, child_log[u])
+        if ratio[u] > 0 and inner > -math.inf:
+            log_rel[u] = math.log(ratio[u]) - log_unit + inner
+            p = parent[u]
+            if p >= 0:
+                child_log[p] = _log_add(child_log[p], log_rel[u])
+    top = max(log_rel)
+    return [math.exp(value - top) for value in log_rel]
 
 
 def best_node(rel: Sequence[float]) -> int:
@@ -310,7 +338,7 @@ def ratio_selection(
     diagnostics = {
         "best_node": _describe(page, tree, best),
         "best_id": best,
-        "relevance": rel[best],
+        "relevance": rel[best],  # 1.0 where every R was divided by the largest (_scaled_relevance)
         "best_ratio": ratio[best],
         "max_ratio": max(ratio),
         "root_ratio": ratio[0],
