@@ -252,6 +252,11 @@ class ContentExtractionPipeline:
         written = True
         for output, field_name in self.config.output_fields.items():
             value = _diagnostics(result) if output == "diagnostics" else values.get(output)
+            held = adapter.get(field_name)
+            if held is not None:  # the spider's own value (a canonical URL, its own title) wins
+                if held != value:
+                    self.stats.inc_value(f"{STATS_PREFIX}/fields/kept")
+                continue
             written = self._set(item, adapter, field_name, value) and written
         # An output the item cannot hold is an error (errors/undeclared_field), not an extraction.
         self.stats.inc_value(f"{STATS_PREFIX}/items/{'extracted' if written else 'error'}")
