@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import MutableMapping
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
@@ -174,6 +175,9 @@ class ContentExtractionPipeline:
     async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         entry = take_pending(item)
+        if not self.config.fills(item):  # another class than CETD_ITEM_CLASSES: not about the page
+            self.stats.inc_value(f"{STATS_PREFIX}/items/other_class")
+            return item
         if entry is None or entry.annotation is None:
             return await self._process_source(item, adapter)
         annotation = entry.annotation
@@ -181,7 +185,8 @@ class ContentExtractionPipeline:
             return self._failed(item, adapter, annotation.url, annotation.error or entry.error or "", "page")
         if annotation.reason:
             self.stats.inc_value(f"{STATS_PREFIX}/items/skipped/{annotation.reason}")
-            self._set(item, adapter, self.config.flag_field, annotation.reason)
+            if annotation.reason != "disabled" or self._has_field(adapter, self.config.flag_field):
+                self._set(item, adapter, self.config.flag_field, annotation.reason)
             return item
         assert entry.options is not None
         try:
@@ -200,6 +205,12 @@ class ContentExtractionPipeline:
         url = adapter.get("url")
         options = self.config.options
         self.stats.inc_value(f"{STATS_PREFIX}/items/from_source_field")
+        # The raw HTML leaves the item (bytes break JSON feeds; the outputs replace it), unless
+        # an output writes to that field.
+        if isinstance(item, MutableMapping):
+            del adapter[field_name]
+        else:  # dataclass, attrs: the field stays declared
+            adapter[field_name] = None
         try:
             if self._pool is not None:
                 result = await self._pool.extract(source, url, options)
@@ -208,6 +219,14 @@ class ContentExtractionPipeline:
         except Exception as exc:
             return self._failed(item, adapter, url, *_error_of(exc))
         return self._write(item, adapter, result, options)
+
+    @staticmethod
+    def _has_field(adapter: ItemAdapter, field_name: str | None) -> bool:
+        """Whether the item can hold ``field_name`` (any name for a dict)."""
+        if field_name is None:
+            return False
+        declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
+        return declared is None or field_name in declared
 
     async def _extract_annotation(self, annotation: Annotation, options: ExtractionOptions) -> Extraction:
         result = annotation.results.get(options)

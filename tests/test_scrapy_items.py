@@ -3,10 +3,14 @@ items of other classes, the raw HTML source field, items replaced by an earlier 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from itemadapter import ItemAdapter
+import pytest
+import scrapy
+from scrapy.utils.test import get_crawler
 
+from scrapy_cetd.settings import CetdConfig, InvalidSetting
 from tests.scrapy_items import RIVER_FIRST, ArticleData, ArticleItem
 from tests.test_scrapy_components import RIVER, Components
 
@@ -35,3 +39,64 @@ def test_fields_holding_none_are_filled() -> None:
     typed = components.scrape(response, ArticleItem(title=None, text="Own text"))
     assert typed["title"] == RIVER_TITLE and typed["text"] == "Own text"
     assert components.stats["scrapy_cetd/fields/kept"] == 1  # ArticleItem's text (the same URL: not counted)
+
+
+# --- which items get the page's content ----------------------------------------------------
+
+
+class TeaserItem(scrapy.Item):
+    headline = scrapy.Field()
+    link = scrapy.Field()
+
+
+def test_only_the_item_classes_named_are_filled() -> None:
+    components = Components({"CETD_ITEM_CLASSES": ["tests.scrapy_items.ArticleItem", ArticleData]})
+    response = components.download("http://site.test/river", RIVER)
+    teaser = components.scrape(response, TeaserItem(headline="Elm", link="http://site.test/elm"))
+    assert dict(teaser) == {"headline": "Elm", "link": "http://site.test/elm"}
+    assert components.scrape(response, {"headline": "Elm"}) == {"headline": "Elm"}
+    assert components.scrape(response, ArticleItem())["title"] == RIVER_TITLE
+    assert components.scrape(response, ArticleData(url=response.url)).text.startswith(RIVER_FIRST)
+    assert components.stats["scrapy_cetd/items/other_class"] == 2
+    assert components.stats["scrapy_cetd/items/extracted"] == 2
+    assert "scrapy_cetd/items/error" not in components.stats
+
+
+def test_item_classes_from_the_command_line_and_invalid_ones() -> None:
+    command_line = {"CETD_ITEM_CLASSES": "dict,tests.scrapy_items.ArticleItem"}
+    assert CetdConfig.from_settings(get_crawler(settings_dict=command_line).settings).item_classes == (
+        dict, ArticleItem,
+    )
+    invalid = (("tests.scrapy_items.Nope", "cannot import"), (["tests.scrapy_items.RIVER_FIRST"], "expected item"))
+    for value, message in invalid:
+        with pytest.raises(InvalidSetting, match=f"CETD_ITEM_CLASSES: {message}"):
+            CetdConfig.from_settings(get_crawler(settings_dict={"CETD_ITEM_CLASSES": value}).settings)
+
+
+def test_a_filled_class_without_an_output_field_is_an_error(caplog: pytest.LogCaptureFixture) -> None:
+    components = Components()  # every class: TeaserItem is filled and cannot hold the outputs
+    response = components.download("http://site.test/river", RIVER)
+    components.scrape(response, TeaserItem(headline="Elm"))
+    assert components.stats["scrapy_cetd/items/error"] == 1 and "TeaserItem has no field" in caplog.text
+
+
+def test_a_disabled_request_flags_only_items_that_can_hold_the_flag() -> None:
+    components = Components()
+    response = components.download("http://site.test/river", RIVER, meta={"cetd_enabled": False})
+    assert dict(components.scrape(response, TeaserItem(headline="Elm"))) == {"headline": "Elm"}
+    assert components.scrape(response, {"headline": "Elm"})["cetd_flag"] == "disabled"
+    assert components.scrape(response, ArticleItem())["cetd_flag"] == "disabled"
+    assert "scrapy_cetd/errors/undeclared_field" not in components.stats
+
+
+# --- the raw HTML source field -------------------------------------------------------------
+
+
+def test_the_source_field_leaves_the_item_after_extraction() -> None:
+    components = Components()
+    item = components.scrape(None, {"url": "stored:1", "raw_html": RIVER})  # bytes
+    assert "raw_html" not in item and item["text"].startswith(RIVER_FIRST)
+    json.dumps(item)  # a JSON feed can write it
+    kept = Components({"CETD_SOURCE_FIELD": "html", "CETD_OUTPUT_FIELDS": {"text": "text", "html": "html"}})
+    item = kept.scrape(None, {"html": RIVER})
+    assert item["html"].startswith("<") and "Related stories" not in item["html"]  # the output replaced it
