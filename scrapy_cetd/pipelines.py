@@ -16,6 +16,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.asyncio import is_asyncio_available
 
@@ -140,6 +141,9 @@ class ContentExtractionPipeline:
         self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
         self._pool: ExtractionPool | None = None
         self._warned: set[tuple[type, str]] = set()
+        # An item dropped (or failed) before it reached this pipeline is not "lost" (middlewares).
+        crawler.signals.connect(self._item_gone, signal=signals.item_dropped)
+        crawler.signals.connect(self._item_gone, signal=signals.item_error)
         if not _spider_middleware_enabled(crawler):
             logger.warning(
                 "ContentSpiderMiddleware is not enabled: items yielded from responses get no content "
@@ -149,6 +153,9 @@ class ContentExtractionPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentExtractionPipeline:
         return cls(crawler)
+
+    def _item_gone(self, item: Any) -> None:
+        take_pending(item)
 
     def open_spider(self) -> None:
         if self.config.workers:

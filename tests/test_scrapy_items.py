@@ -4,6 +4,7 @@ items of other classes, the raw HTML source field, items replaced by an earlier 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import scrapy
 from scrapy.utils.test import get_crawler
 
 from scrapy_cetd.settings import CetdConfig, InvalidSetting
+from tests.conftest import run_crawl
 from tests.scrapy_items import RIVER_FIRST, ArticleData, ArticleItem
 from tests.test_scrapy_components import RIVER, Components
 
@@ -100,3 +102,46 @@ def test_the_source_field_leaves_the_item_after_extraction() -> None:
     kept = Components({"CETD_SOURCE_FIELD": "html", "CETD_OUTPUT_FIELDS": {"text": "text", "html": "html"}})
     item = kept.scrape(None, {"html": RIVER})
     assert item["html"].startswith("<") and "Related stories" not in item["html"]  # the output replaced it
+
+
+# --- an earlier pipeline that replaces the item ---------------------------------------------
+
+
+class CopyingPipeline:
+    """Returns a new item object (a common pattern): the copy is not tied to the page."""
+
+    def process_item(self, item: Any) -> Any:
+        if item.get("copy"):
+            return dict(item)
+        if item.get("drop"):
+            raise scrapy.exceptions.DropItem("not wanted")
+        return item
+
+
+class RiverSpider(scrapy.Spider):
+    name = "river"
+
+    def __init__(self, site_url: str, flags: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.site_url, self.flags = site_url, flags.split(",")
+
+    async def start(self):  # type: ignore[override]
+        yield scrapy.Request(f"{self.site_url}/article-river.html")
+
+    def parse(self, response, **kwargs):  # type: ignore[override]
+        for flag in self.flags:
+            yield {"url": response.url, flag: True}
+
+
+@pytest.mark.parametrize("flags", ["copy,copy", "drop,keep"])
+def test_an_item_replaced_by_an_earlier_pipeline_is_reported(tmp_path: Path, site_url: str, flags: str) -> None:
+    settings = {"ITEM_PIPELINES": {"tests.test_scrapy_items.CopyingPipeline": 50}}
+    result = run_crawl("tests.test_scrapy_items.RiverSpider", tmp_path, settings, site_url=site_url, flags=flags)
+    warnings = [line for line in result.log.splitlines() if "never reached ContentExtractionPipeline" in line]
+    if flags == "copy,copy":
+        assert len(warnings) == 1 and "WARNING" in warnings[0] and "returned a new item" in warnings[0]
+        assert result.stats["scrapy_cetd/items/not_reached"] == 2
+        assert all("text" not in item for item in result.items)
+    else:  # dropped before the pipeline: nothing lost
+        assert warnings == [] and "scrapy_cetd/items/not_reached" not in result.stats
+        assert result.items[0]["text"].startswith(RIVER_FIRST)
