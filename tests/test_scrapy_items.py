@@ -145,3 +145,27 @@ def test_an_item_replaced_by_an_earlier_pipeline_is_reported(tmp_path: Path, sit
     else:  # dropped before the pipeline: nothing lost
         assert warnings == [] and "scrapy_cetd/items/not_reached" not in result.stats
         assert result.items[0]["text"].startswith(RIVER_FIRST)
+
+
+# --- XML feeds -------------------------------------------------------------------------------
+
+
+def test_xml_feeds_write_none_as_an_absent_element() -> None:
+    import io
+
+    from scrapy.settings import Settings
+
+    from scrapy_cetd.addon import Addon
+    from scrapy_cetd.exporters import XmlItemExporter
+
+    out = io.BytesIO()
+    exporter = XmlItemExporter(out)
+    exporter.start_exporting()
+    exporter.export_item({"title": "Elm", "date_published": None, "diagnostics": {"reason": None, "threshold": 1}})
+    exporter.finish_exporting()
+    xml = out.getvalue().decode()
+    assert "None" not in xml and "date_published" not in xml and "<title>Elm</title>" in xml
+    assert "<diagnostics><threshold>1</threshold></diagnostics>" in xml
+    settings = Settings()
+    Addon().update_settings(settings)
+    assert settings.getwithbase("FEED_EXPORTERS")["xml"] == "scrapy_cetd.exporters.XmlItemExporter"
