@@ -64,6 +64,7 @@ class Addon:
         exporters = settings["FEED_EXPORTERS"]  # a BaseSettings: the project's own entries stay
         if hasattr(exporters, "setdefault"):
             exporters.setdefault("parquet", "scrapy_cetd.exporters.ParquetItemExporter", "addon")
+            exporters.setdefault("xml", "scrapy_cetd.exporters.XmlItemExporter", "addon")  # None: no element
         # Local feed files are written item by item: a crawl stopped at once (Ctrl-C twice,
         # SIGKILL) keeps every item it exported, each line whole.
         storages = settings["FEED_STORAGES"]

@@ -26,7 +26,11 @@ share it and a story is kept by whichever worker saw it first.  Items without te
 untouched; if the store fails (Redis down) the item is kept, logged and counted.  Stats:
 ``scrapy_cetd/duplicates/exact``, ``.../near`` (copies under another URL),
 ``.../recrawled`` (the same page, exported before), ``.../flagged``, ``.../dropped``,
-``.../unique``, ``.../errors``.
+``.../unique``, ``.../same_page``, ``.../errors``.
+
+Several items yielded from one page (or a page requested twice in one crawl) share its URL
+and text: the ones after the first are ``same_page``, passed on untouched, never duplicates
+of their own page nor recrawls (this process kept the page's story in this crawl).
 
 Claims, and why a page is never a duplicate of itself.  Two properties are wanted:
 
@@ -323,6 +327,7 @@ class DuplicateStoryPipeline:
         self.stats = crawler.stats
         self.store: StoryStore | None = None
         self._claims: dict[str, int] = {}  # URL -> fingerprint claimed, until the item is exported or lost
+        self._pages: set[str] = set()  # URLs whose story this pipeline kept in this crawl
         crawler.signals.connect(self._item_exported, signal=signals.item_scraped)
         crawler.signals.connect(self._item_lost, signal=signals.item_dropped)
         crawler.signals.connect(self._item_lost, signal=signals.item_error)
@@ -363,11 +368,21 @@ class DuplicateStoryPipeline:
             logger.error("Duplicate-story check failed for %s (item kept): %s: %s", url, type(exc).__name__, exc)
             return item
         if found is None:
-            self.stats.inc_value(f"{STATS}/unique")
+            if url and url in self._pages:  # another item of a page this crawl has had
+                self.stats.inc_value(f"{STATS}/same_page")
+            else:
+                self.stats.inc_value(f"{STATS}/unique")
+                if url:
+                    self._pages.add(url)
             if url:
                 self._claims[url] = fingerprint
             return item
         distance, first_url = found
+        if url and first_url == url and url in self._pages:
+            # Several items from one page (teasers of a listing, a page requested twice): the
+            # first one's story, not a copy, and not a recrawl (this crawl has not exported it before).
+            self.stats.inc_value(f"{STATS}/same_page")
+            return item
         if url and first_url == url:  # this page, exported before (by a killed worker, or an earlier crawl)
             self.stats.inc_value(f"{STATS}/recrawled")
             reason = f"Page exported before: {url} was crawled again"

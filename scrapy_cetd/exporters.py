@@ -23,6 +23,7 @@ __all__ = [
     "ItemByItemFileFeedStorage",
     "ParquetItemExporter",
     "ParquetRows",
+    "XmlItemExporter",
     "feed_types",
     "require_pyarrow",
 ]
@@ -243,8 +244,9 @@ class ParquetRows:
 
 try:
     from scrapy.exporters import BaseItemExporter
+    from scrapy.exporters import XmlItemExporter as _ScrapyXmlItemExporter
 except ImportError:  # the library without Scrapy: ParquetRows still works
-    BaseItemExporter = object  # type: ignore[assignment,misc]
+    BaseItemExporter = _ScrapyXmlItemExporter = object  # type: ignore[assignment,misc]
 
 
 def feed_types(crawler: Any) -> dict[str, str]:
@@ -272,6 +274,17 @@ def feed_types(crawler: Any) -> dict[str, str]:
         if name:
             types[name] = FLAG_TYPE
     return types
+
+
+class XmlItemExporter(_ScrapyXmlItemExporter):  # type: ignore[misc,valid-type]
+    """Scrapy's XML feed exporter, with ``None`` as an absent element: Scrapy's writes
+    ``str(None)``, so a missing date became ``<date_published>None</date_published>``, a
+    text no reader can tell from the word.  Registered by the add-on for ``xml`` feeds."""
+
+    def _export_xml_field(self, name: str, serialized_value: Any, depth: int) -> None:
+        if serialized_value is None:
+            return
+        super()._export_xml_field(name, serialized_value, depth)
 
 
 class ParquetItemExporter(BaseItemExporter):  # type: ignore[misc,valid-type]

@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+from scrapy.utils.conf import build_component_list
+from scrapy.utils.misc import load_object
 
 from .page import Page
 from .parsing import EmptyDocument, correct_declared_encoding, parse_html, sniff_binary
@@ -104,11 +106,6 @@ class PendingItem:
 _PENDING: dict[int, PendingItem] = {}
 
 
-def _forget(key: int, entry: PendingItem) -> None:
-    if _PENDING.get(key) is entry:
-        del _PENDING[key]
-
-
 def take_pending(item: Any) -> PendingItem | None:
     """Remove and return the record :class:`ContentSpiderMiddleware` made for ``item``."""
     entry = _PENDING.get(id(item))
@@ -116,6 +113,16 @@ def take_pending(item: Any) -> PendingItem | None:
         return None
     del _PENDING[id(item)]
     return entry
+
+
+def _pipeline_order(crawler: Crawler) -> Any:
+    from .pipelines import ContentExtractionPipeline
+
+    pipelines = crawler.settings.get_component_priority_dict_with_base("ITEM_PIPELINES")
+    for path, order in pipelines.items():
+        if order is not None and load_object(path) is ContentExtractionPipeline:
+            return order
+    return "its order"
 
 
 def get_page(response: Response) -> Page | None:
@@ -254,6 +261,34 @@ class ContentSpiderMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.annotator = _Annotator(crawler)
+        self._pipeline_enabled: bool | None = None
+
+    def _lost(self, key: int, entry: PendingItem) -> None:
+        """The response is released and its item never reached the extraction pipeline (nor
+        was it dropped): most likely a pipeline before it returned a new item object."""
+        if _PENDING.get(key) is not entry:
+            return
+        del _PENDING[key]
+        if self._pipeline_enabled is None:
+            from .pipelines import ContentExtractionPipeline
+
+            pipelines = self.crawler.settings.get_component_priority_dict_with_base("ITEM_PIPELINES")
+            self._pipeline_enabled = any(
+                load_object(path) is ContentExtractionPipeline for path in build_component_list(pipelines)
+            )
+        if not self._pipeline_enabled:
+            return
+        self.annotator.stats.inc_value(f"{STATS_PREFIX}/items/not_reached")
+        if self.annotator.stats.get_value(f"{STATS_PREFIX}/items/not_reached") == 1:
+            logger.warning(
+                "An item yielded from %s never reached ContentExtractionPipeline as the same object, "
+                "so it got no content: items are tied to their page by identity, and a pipeline "
+                "ordered before it (ITEM_PIPELINES below %s) probably returned a new item (e.g. "
+                "dict(item)) instead of the one it received; change that pipeline to modify and "
+                "return the item, or order it after ContentExtractionPipeline",
+                entry.annotation.url if entry.annotation is not None else "a response",
+                _pipeline_order(self.crawler),
+            )
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         if not isinstance(response, Response) or response.request is None:
@@ -271,5 +306,5 @@ class ContentSpiderMiddleware(BaseSpiderMiddleware):
                 logger.error("Invalid content extraction options for %s: %s", response.url, error)
         entry = PendingItem(item, annotation, options, error)
         _PENDING[id(item)] = entry
-        weakref.finalize(response, _forget, id(item), entry)
+        weakref.finalize(response, self._lost, id(item), entry)
         return item

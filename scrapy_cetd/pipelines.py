@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import MutableMapping
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.asyncio import is_asyncio_available
 
@@ -139,6 +141,9 @@ class ContentExtractionPipeline:
         self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
         self._pool: ExtractionPool | None = None
         self._warned: set[tuple[type, str]] = set()
+        # An item dropped (or failed) before it reached this pipeline is not "lost" (middlewares).
+        crawler.signals.connect(self._item_gone, signal=signals.item_dropped)
+        crawler.signals.connect(self._item_gone, signal=signals.item_error)
         if not _spider_middleware_enabled(crawler):
             logger.warning(
                 "ContentSpiderMiddleware is not enabled: items yielded from responses get no content "
@@ -148,6 +153,9 @@ class ContentExtractionPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentExtractionPipeline:
         return cls(crawler)
+
+    def _item_gone(self, item: Any) -> None:
+        take_pending(item)
 
     def open_spider(self) -> None:
         if self.config.workers:
@@ -174,6 +182,9 @@ class ContentExtractionPipeline:
     async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         entry = take_pending(item)
+        if not self.config.fills(item):  # another class than CETD_ITEM_CLASSES: not about the page
+            self.stats.inc_value(f"{STATS_PREFIX}/items/other_class")
+            return item
         if entry is None or entry.annotation is None:
             return await self._process_source(item, adapter)
         annotation = entry.annotation
@@ -181,7 +192,8 @@ class ContentExtractionPipeline:
             return self._failed(item, adapter, annotation.url, annotation.error or entry.error or "", "page")
         if annotation.reason:
             self.stats.inc_value(f"{STATS_PREFIX}/items/skipped/{annotation.reason}")
-            self._set(item, adapter, self.config.flag_field, annotation.reason)
+            if annotation.reason != "disabled" or self._has_field(adapter, self.config.flag_field):
+                self._set(item, adapter, self.config.flag_field, annotation.reason)
             return item
         assert entry.options is not None
         try:
@@ -200,6 +212,12 @@ class ContentExtractionPipeline:
         url = adapter.get("url")
         options = self.config.options
         self.stats.inc_value(f"{STATS_PREFIX}/items/from_source_field")
+        # The raw HTML leaves the item (bytes break JSON feeds; the outputs replace it), unless
+        # an output writes to that field.
+        if isinstance(item, MutableMapping):
+            del adapter[field_name]
+        else:  # dataclass, attrs: the field stays declared
+            adapter[field_name] = None
         try:
             if self._pool is not None:
                 result = await self._pool.extract(source, url, options)
@@ -208,6 +226,14 @@ class ContentExtractionPipeline:
         except Exception as exc:
             return self._failed(item, adapter, url, *_error_of(exc))
         return self._write(item, adapter, result, options)
+
+    @staticmethod
+    def _has_field(adapter: ItemAdapter, field_name: str | None) -> bool:
+        """Whether the item can hold ``field_name`` (any name for a dict)."""
+        if field_name is None:
+            return False
+        declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
+        return declared is None or field_name in declared
 
     async def _extract_annotation(self, annotation: Annotation, options: ExtractionOptions) -> Extraction:
         result = annotation.results.get(options)
@@ -252,6 +278,11 @@ class ContentExtractionPipeline:
         written = True
         for output, field_name in self.config.output_fields.items():
             value = _diagnostics(result) if output == "diagnostics" else values.get(output)
+            held = adapter.get(field_name)
+            if held is not None:  # the spider's own value (a canonical URL, its own title) wins
+                if held != value:
+                    self.stats.inc_value(f"{STATS_PREFIX}/fields/kept")
+                continue
             written = self._set(item, adapter, field_name, value) and written
         # An output the item cannot hold is an error (errors/undeclared_field), not an extraction.
         self.stats.inc_value(f"{STATS_PREFIX}/items/{'extracted' if written else 'error'}")

@@ -19,6 +19,7 @@ CETD_ON_ERROR              ``"keep"``                              ``keep`` or `
 CETD_FLAG_FIELD            ``"cetd_flag"``                         why an item has no content
 CETD_ERROR_FIELD           ``"cetd_error"``                        the extraction error
 CETD_SOURCE_FIELD          ``"raw_html"``                          item field with raw HTML
+CETD_ITEM_CLASSES          ``[]`` (every item)                     item classes to fill
 CETD_MAX_SIZE              ``16777216`` (16 MiB)                   larger bodies are skipped
 CETD_WORKERS               ``2`` (``1`` on one core)               extraction processes
 CETD_TIMEOUT               ``10`` (seconds)                        per-page limit (workers)
@@ -96,7 +97,7 @@ DEFAULT_MAX_ELEMENTS = 100_000
 KNOWN_SETTINGS = frozenset({
     "CETD_ENABLED", "CETD_ALGORITHM", "CETD_THRESHOLD_COEFFICIENT", "CETD_PARAMS", "CETD_OUTPUT_FIELDS",
     "CETD_MIN_TEXT_LENGTH", "CETD_ON_SHORT_TEXT", "CETD_ON_ERROR", "CETD_FLAG_FIELD", "CETD_ERROR_FIELD",
-    "CETD_SOURCE_FIELD", "CETD_MAX_SIZE", "CETD_WORKERS", "CETD_TIMEOUT", "CETD_MAX_ELEMENTS",
+    "CETD_SOURCE_FIELD", "CETD_ITEM_CLASSES", "CETD_MAX_SIZE", "CETD_WORKERS", "CETD_TIMEOUT", "CETD_MAX_ELEMENTS",
     "CETD_WARC_PATH", "CETD_WARC_MAX_SIZE",
     "CETD_ON_DUPLICATE", "CETD_DUPLICATE_DISTANCE", "CETD_DUPLICATES_STORE", "CETD_DUPLICATES_KEY",
     "CETD_DUPLICATE_OF_FIELD",
@@ -359,6 +360,26 @@ def _distinct_fields(output_fields: Mapping[str, str], own_fields: Mapping[str, 
         taken[field] = name
 
 
+def _item_classes(values: list[Any]) -> tuple[type, ...]:
+    """``CETD_ITEM_CLASSES``: classes, or their import paths (``"myproject.items.ArticleItem"``;
+    ``"dict"`` for dict items)."""
+    from scrapy.utils.misc import load_object
+
+    classes = []
+    for value in values:
+        try:
+            if value == "dict":  # plain dict items, the one class without an import path
+                loaded = dict
+            else:
+                loaded = load_object(value) if isinstance(value, str) else value
+        except (ImportError, NameError, ValueError) as exc:
+            raise InvalidSetting(f"CETD_ITEM_CLASSES: cannot import {value!r}: {exc}") from None
+        if not isinstance(loaded, type):
+            raise InvalidSetting(f"CETD_ITEM_CLASSES: expected item classes or their import paths, got {value!r}")
+        classes.append(loaded)
+    return tuple(classes)
+
+
 def _get(settings: Any, name: str, getter: str, default: Any) -> Any:
     """Read with a typed getter, renaming its error so it names the setting."""
     if settings.get(name) is None:
@@ -399,6 +420,11 @@ class CetdConfig:
     workers: int
     timeout: float | None = DEFAULT_TIMEOUT
     max_elements: int = 0
+    item_classes: tuple[type, ...] = ()
+
+    def fills(self, item: Any) -> bool:
+        """Whether ``item`` gets the page's content (``CETD_ITEM_CLASSES``; empty: every item)."""
+        return not self.item_classes or isinstance(item, self.item_classes)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> CetdConfig:
@@ -463,6 +489,7 @@ class CetdConfig:
             workers=_workers(settings.get("CETD_WORKERS", DEFAULT_WORKERS)),
             timeout=_timeout(settings.get("CETD_TIMEOUT", DEFAULT_TIMEOUT)),
             max_elements=_count("CETD_MAX_ELEMENTS", settings.get("CETD_MAX_ELEMENTS", DEFAULT_MAX_ELEMENTS)),
+            item_classes=_item_classes(_get(settings, "CETD_ITEM_CLASSES", "getlist", [])),
         )
 
     @staticmethod

@@ -4,6 +4,7 @@ site's chrome)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import sys
@@ -341,12 +342,37 @@ def test_a_killed_workers_page_is_exported_by_the_worker_that_crawls_it_again(
     crawler.signals.send_catch_log(signals.item_scraped, item=exported, response=None, spider=crawler.spider)
     with pytest.raises(DropItem, match="Duplicate story: .*gazette.* is 0 bits from https://courier"):
         survivor.process_item({"url": COPY, "text": text})
-    with pytest.raises(DropItem, match=f"Page exported before: {re.escape(PAGE)} was crawled again"):
-        survivor.process_item(dict(page))
+    assert survivor.process_item(dict(page)) == page  # again in this crawl: the same page, kept
     stats = crawler.stats.get_stats()
-    assert stats["scrapy_cetd/duplicates/unique"] == (1 if kind == "redis" else 2)
-    assert stats["scrapy_cetd/duplicates/exact"] == stats["scrapy_cetd/duplicates/recrawled"] == 1
-    assert stats["scrapy_cetd/duplicates/dropped"] == 2
+    assert stats["scrapy_cetd/duplicates/unique"] == 1
+    assert stats["scrapy_cetd/duplicates/same_page"] == (1 if kind == "redis" else 2)
+    assert stats["scrapy_cetd/duplicates/exact"] == stats["scrapy_cetd/duplicates/dropped"] == 1
+    if kind == "redis":  # another worker (or tomorrow's crawl) that fetches the exported page again
+        later_crawler, later = _pipeline(settings)
+        with pytest.raises(DropItem, match=f"Page exported before: {re.escape(PAGE)} was crawled again"):
+            later.process_item(dict(page))
+        assert later_crawler.stats.get_value("scrapy_cetd/duplicates/recrawled") == 1
+
+
+@pytest.mark.parametrize("policy", ["flag", "drop"])
+@pytest.mark.parametrize("exported_first", [False, True])
+def test_several_items_of_one_page_are_not_duplicates_or_recrawls(policy: str, exported_first: bool) -> None:
+    """Teasers of one listing page carry its URL and text: none is a copy of the page."""
+    from scrapy import signals
+
+    crawler, pipeline = _pipeline({"CETD_ON_DUPLICATE": policy})
+    text = "the bakery on Bridge Street opens a third shop and hires twelve bakers from the valley"
+    items = [{"url": PAGE, "text": text, "teaser": n} for n in range(3)]
+    for item in items:
+        assert pipeline.process_item(item) is item
+        assert "cetd_flag" not in item and "duplicate_of" not in item
+        if exported_first:
+            crawler.signals.send_catch_log(signals.item_scraped, item=item, response=None, spider=crawler.spider)
+    stats = {k: v for k, v in crawler.stats.get_stats().items() if k.startswith("scrapy_cetd/")}
+    assert stats == {"scrapy_cetd/duplicates/unique": 1, "scrapy_cetd/duplicates/same_page": 2}
+    with pytest.raises(scrapy.exceptions.DropItem) if policy == "drop" else contextlib.nullcontext():
+        copy = pipeline.process_item({"url": COPY, "text": text})  # another URL: still a duplicate
+        assert copy["duplicate_of"] == PAGE
 
 
 class DropCourierPipeline:
