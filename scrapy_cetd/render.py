@@ -344,7 +344,11 @@ def _dropped_runs(chosen: list[int], unit_starts: list[int], kept: list[bool]) -
 
 def _without_runs(page: Page, selection: Selection, content: list[bool], dropped: set[int]) -> Selection:
     """``selection`` less the runs ``dropped`` (run indices): a selected subtree holding one
-    is split into its largest subtrees free of them plus the text runs on the way."""
+    is split into its largest subtrees free of them plus the text runs on the way.
+
+    A tainted element (holding a dropped run) is walked once, however many selected roots
+    hold it (one per level when every level of a deep nest is selected): a nested root's
+    walk is part of its outer root's, so the time is linear at any depth."""
     parent, owners, keys = page.parent, page.run_owner, page.run_key
     dropped_keys = {keys[k] for k in dropped}
     tainted: set[int] = set()
@@ -363,8 +367,12 @@ def _without_runs(page: Page, selection: Selection, content: list[bool], dropped
         else:
             subtrees.add(root)
     children_of = page.children_of
+    walked: set[int] = set()
     while stack:
         node = stack.pop()
+        if node in walked:
+            continue
+        walked.add(node)
         if 2 * node in has_text and 2 * node not in dropped_keys:
             runs.add(2 * node)
         for child in children_of(node):
