@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from copy import deepcopy
 from dataclasses import replace
 from html import escape
 from itertools import accumulate, compress
@@ -441,11 +442,26 @@ def absolute_url(base: str | None, value: str) -> str:
         return value
 
 
-def _serialize_absolute(element: etree._Element, base: str | None) -> str:
+#: A selected subtree deeper in the page than this is serialized from a copy of it
+#: (:func:`_serialize_absolute`): lxml's serializer walks up every ancestor of the element
+#: it writes, so each of ``n`` subtrees nested in a deep tree cost O(depth) (quadratic on
+#: a deep nest; a copy costs a few microseconds, as a walk up some 400 levels).
+SERIALIZE_MAX_DEPTH = 256
+
+
+def _serialize_absolute(element: etree._Element, base: str | None, copied: bool = False) -> str:
     """lxml's HTML serialization of ``element`` (without its tail), its ``href`` and
     ``src`` made absolute for the time of the call (the page's tree is left as it was, but
     for a URL holding control characters, which lxml takes in a parse of bytes but refuses
-    to set again: it is put back percent-encoded)."""
+    to set again: it is put back percent-encoded).
+
+    ``copied``: serialize a copy of ``element``, a root of its own.  lxml's serializer
+    copies the namespace declarations of every ancestor of a non-root element onto it
+    (``_copyParentNamespaces``, a walk up the whole tree); with none declared in the tree,
+    the copy's serialization is the same, in time linear in the subtree.
+    """
+    if copied:
+        element = deepcopy(element)
     changed = []
     if base:
         for el in element.iter(*_URL_TAGS):
@@ -459,8 +475,14 @@ def _serialize_absolute(element: etree._Element, base: str | None) -> str:
     try:
         return etree.tostring(element, method="html", encoding="unicode", with_tail=False)
     finally:
-        for el, name, value in changed:
+        for el, name, value in changed if not copied else ():
             el.set(name, value if storable_text(value) == value else storable_url(value) or "")
+
+
+def _declares_namespaces(root: etree._Element) -> bool:
+    """Whether any element of the tree declares a namespace (never in a parse of HTML; in
+    a tree parsed as XML, perhaps): read in C, in time linear at any depth."""
+    return next(etree.iterwalk(root.getroottree(), events=("start-ns",)), None) is not None
 
 
 def _html(page: Page, selection: Selection, content: list[bool], roots: list[int]) -> str:
@@ -496,6 +518,7 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
 
     is_root = set(roots)
     is_ancestor = _ancestors(page, selection, content, roots)
+    declares_namespaces = None
     tails = {key >> 1 for key in runs if key & 1}
     covered_until = 0
     for i in sorted(is_root | is_ancestor | tails):
@@ -504,7 +527,11 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
         close_until(i)
         el = elements[i]
         if i in is_root:
-            pieces.append(_serialize_absolute(el, base))
+            # Every ancestor of a selected root is open here (in ``open_elements``): its depth.
+            copied = len(open_elements) > SERIALIZE_MAX_DEPTH
+            if copied and declares_namespaces is None:
+                declares_namespaces = _declares_namespaces(page.root)
+            pieces.append(_serialize_absolute(el, base, copied and not declares_namespaces))
             covered_until = end[i]
             tail_of(i)
         elif i in is_ancestor:
