@@ -18,6 +18,7 @@ No recursion on the DOM; linear time in size and depth.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from copy import deepcopy
 from dataclasses import replace
@@ -291,16 +292,29 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
     A short repeated line (a name in a results table, a price, a caption's words again in
     the story) is kept: only copies of a passage go, such as an article rendered twice
     (mobile and desktop markup).  Measured on the first half of the WCXB dev pages (issue
-    14, item 5: line by line, 10-character lines of the story were lost).  Linear: each
-    line is compared with at most ``_CANDIDATES`` earlier occurrences, each comparison
-    stopping at ``min_chars``.
+    14, item 5: line by line, 10-character lines of the story were lost).
+
+    Linear in the number of lines, whatever ``min_chars``: each line is compared with at
+    most ``_CANDIDATES`` earlier occurrences, each comparison in constant time: the lines a
+    stretch from line ``i`` needs (the fewest holding ``min_chars``, at least
+    ``STRETCH_MIN_LINES``) are found in the prefix sums of the characters, and the two
+    stretches compared by a rolling hash of the lines, checked line by line only where it
+    agrees (a stretch found is then left out, its lines followed without comparisons).
     """
     if len(set(units)) == len(units):
         return None
     repeated = {unit for unit, count in Counter(units).items() if count > 1}
-    earlier: dict[str, list[int]] = {}
-    kept = [True] * len(units)
     n = len(units)
+    chars_before = list(accumulate(map(len, units), initial=0))
+    ids: dict[str, int] = {}
+    hashes = [0] * (n + 1)
+    for i, unit in enumerate(units):
+        hashes[i + 1] = (hashes[i] * _HASH_BASE + ids.setdefault(unit, len(ids) + 1)) % _HASH_MODULUS
+    powers = [1] * (n + 1)
+    for i in range(n):
+        powers[i + 1] = powers[i] * _HASH_BASE % _HASH_MODULUS
+    earlier: dict[str, list[int]] = {}
+    kept = [True] * n
     follow = -1  # the next line of the earlier copy, while a stretch is being left out
     for i, unit in enumerate(units):
         if unit not in repeated:
@@ -311,20 +325,27 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
             follow += 1
             continue
         follow = -1
-        for j in earlier.get(unit, ())[-_CANDIDATES:]:
-            length = chars = 0
-            while (chars < min_chars or length < STRETCH_MIN_LINES) and (
-                i + length < n and j + length < i and units[j + length] == units[i + length]
-            ):
-                chars += len(units[i + length])
-                length += 1
-            if chars >= min_chars and length >= STRETCH_MIN_LINES:
-                kept[i] = False
-                follow = j + 1
-                break
-        else:
+        # The lines a stretch from line i needs: past the end of the page, none will do.
+        need = max(STRETCH_MIN_LINES, bisect_left(chars_before, chars_before[i] + min_chars, i) - i)
+        if i + need <= n:
+            stretch = (hashes[i + need] - hashes[i] * powers[need]) % _HASH_MODULUS
+            for j in earlier.get(unit, ())[-_CANDIDATES:]:
+                if (
+                    j + need <= i  # the earlier copy ends before line i
+                    and (hashes[j + need] - hashes[j] * powers[need]) % _HASH_MODULUS == stretch
+                    and units[j : j + need] == units[i : i + need]
+                ):
+                    kept[i] = False
+                    follow = j + 1
+                    break
+        if kept[i]:
             earlier.setdefault(unit, []).append(i)
     return None if all(kept) else kept
+
+
+#: The rolling hash of :func:`_repeated_stretches` (a Mersenne prime modulus).
+_HASH_MODULUS = (1 << 61) - 1
+_HASH_BASE = 1_000_003
 
 
 #: The fewest lines a repeated stretch has: a single line is never left out.

@@ -3,6 +3,7 @@ on hostile pages (deeply nested, many short lines)."""
 
 from __future__ import annotations
 
+import random
 from itertools import islice
 
 import pytest
@@ -67,3 +68,66 @@ def test_selected_subtrees_are_serialized_with_a_bounded_number_of_ancestors(
     # The same output as serializing every subtree in place.
     monkeypatch.setattr(render_module, "SERIALIZE_MAX_DEPTH", 10 * depth)
     assert render(page, selection)[1] == html
+
+
+def stretches_line_by_line(units: list[str], min_chars: int) -> list[bool] | None:
+    """The reference: each candidate stretch counted line by line (O(lines x min_chars))."""
+    repeated = {unit for unit in units if units.count(unit) > 1}
+    earlier: dict[str, list[int]] = {}
+    kept = [True] * len(units)
+    n = len(units)
+    follow = -1
+    for i, unit in enumerate(units):
+        if unit not in repeated:
+            follow = -1
+            continue
+        if 0 <= follow < i and units[follow] == unit:
+            kept[i] = False
+            follow += 1
+            continue
+        follow = -1
+        for j in earlier.get(unit, [])[-render_module._CANDIDATES :]:
+            length = chars = 0
+            while (chars < min_chars or length < render_module.STRETCH_MIN_LINES) and (
+                i + length < n and j + length < i and units[j + length] == units[i + length]
+            ):
+                chars += len(units[i + length])
+                length += 1
+            if chars >= min_chars and length >= render_module.STRETCH_MIN_LINES:
+                kept[i] = False
+                follow = j + 1
+                break
+        else:
+            earlier.setdefault(unit, []).append(i)
+    return None if all(kept) else kept
+
+
+def test_repeated_stretches_are_found_as_line_by_line() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        units = [rng.choice(["a", "bb", "ccc", "dddd", "e" * 9]) for _ in range(rng.randint(1, 40))]
+        min_chars = rng.choice([1, 2, 3, 5, 8, 13, 30, 100])
+        assert render_module._repeated_stretches(units, min_chars) == stretches_line_by_line(units, min_chars)
+
+
+class CountingStr(str):
+    """A line counting its comparisons (the de-duplication's work)."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        CountingStr.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+@pytest.mark.parametrize("lines", [500, 2_000])
+def test_repeated_stretches_compare_each_line_a_bounded_number_of_times(lines: int) -> None:
+    # Two copies of distinct lines, and a stretch of 10^6 characters (cetd-plus's largest
+    # option) never found: each line of the second copy was compared with the rest.
+    distinct = [str(i) for i in range(lines)]
+    units = [CountingStr(line) for line in distinct + distinct]
+    CountingStr.compared = 0
+    assert render_module._repeated_stretches(units, 1_000_000) is None
+    assert CountingStr.compared <= 30 * len(units)
