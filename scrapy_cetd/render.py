@@ -298,21 +298,17 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
     most ``_CANDIDATES`` earlier occurrences, each comparison in constant time: the lines a
     stretch from line ``i`` needs (the fewest holding ``min_chars``, at least
     ``STRETCH_MIN_LINES``) are found in the prefix sums of the characters, and the two
-    stretches compared by a rolling hash of the lines, checked line by line only where it
-    agrees (a stretch found is then left out, its lines followed without comparisons).
+    stretches compared line by line when they are short (``_DIRECT_LINES``), else by a
+    rolling hash of the lines, checked line by line only where it agrees (a stretch found
+    is then left out, its lines followed without comparisons).
     """
     if len(set(units)) == len(units):
         return None
     repeated = {unit for unit, count in Counter(units).items() if count > 1}
     n = len(units)
     chars_before = list(accumulate(map(len, units), initial=0))
-    ids: dict[str, int] = {}
-    hashes = [0] * (n + 1)
-    for i, unit in enumerate(units):
-        hashes[i + 1] = (hashes[i] * _HASH_BASE + ids.setdefault(unit, len(ids) + 1)) % _HASH_MODULUS
-    powers = [1] * (n + 1)
-    for i in range(n):
-        powers[i + 1] = powers[i] * _HASH_BASE % _HASH_MODULUS
+    hashes: list[int] = []
+    powers: list[int] = []
     earlier: dict[str, list[int]] = {}
     kept = [True] * n
     follow = -1  # the next line of the earlier copy, while a stretch is being left out
@@ -328,11 +324,16 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
         # The lines a stretch from line i needs: past the end of the page, none will do.
         need = max(STRETCH_MIN_LINES, bisect_left(chars_before, chars_before[i] + min_chars, i) - i)
         if i + need <= n:
-            stretch = (hashes[i + need] - hashes[i] * powers[need]) % _HASH_MODULUS
+            if need > _DIRECT_LINES and not hashes:
+                hashes, powers = _rolling_hashes(units)
+            stretch = (hashes[i + need] - hashes[i] * powers[need]) % _HASH_MODULUS if need > _DIRECT_LINES else 0
             for j in earlier.get(unit, ())[-_CANDIDATES:]:
                 if (
                     j + need <= i  # the earlier copy ends before line i
-                    and (hashes[j + need] - hashes[j] * powers[need]) % _HASH_MODULUS == stretch
+                    and (
+                        need <= _DIRECT_LINES
+                        or (hashes[j + need] - hashes[j] * powers[need]) % _HASH_MODULUS == stretch
+                    )
                     and units[j : j + need] == units[i : i + need]
                 ):
                     kept[i] = False
@@ -346,6 +347,22 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
 #: The rolling hash of :func:`_repeated_stretches` (a Mersenne prime modulus).
 _HASH_MODULUS = (1 << 61) - 1
 _HASH_BASE = 1_000_003
+#: Stretches of at most this many lines are compared line by line, without the hash.
+_DIRECT_LINES = 16
+
+
+def _rolling_hashes(units: list[str]) -> tuple[list[int], list[int]]:
+    """The polynomial hash of every prefix of ``units`` (each line numbered as first
+    seen), and the powers of the base."""
+    n = len(units)
+    ids: dict[str, int] = {}
+    hashes = [0] * (n + 1)
+    for i, unit in enumerate(units):
+        hashes[i + 1] = (hashes[i] * _HASH_BASE + ids.setdefault(unit, len(ids) + 1)) % _HASH_MODULUS
+    powers = [1] * (n + 1)
+    for i in range(n):
+        powers[i + 1] = powers[i] * _HASH_BASE % _HASH_MODULUS
+    return hashes, powers
 
 
 #: The fewest lines a repeated stretch has: a single line is never left out.

@@ -102,7 +102,9 @@ def stretches_line_by_line(units: list[str], min_chars: int) -> list[bool] | Non
     return None if all(kept) else kept
 
 
-def test_repeated_stretches_are_found_as_line_by_line() -> None:
+@pytest.mark.parametrize("direct_lines", [0, 16])
+def test_repeated_stretches_are_found_as_line_by_line(direct_lines: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_module, "_DIRECT_LINES", direct_lines)  # 0: every stretch by its hash
     rng = random.Random(7)
     for _ in range(3000):
         units = [rng.choice(["a", "bb", "ccc", "dddd", "e" * 9]) for _ in range(rng.randint(1, 40))]
