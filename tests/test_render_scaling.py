@@ -10,7 +10,6 @@ import pytest
 from lxml import etree
 
 from scrapy_cetd import render as render_module
-from scrapy_cetd.api import extract
 from scrapy_cetd.extraction import Selection
 from scrapy_cetd.page import Page
 from scrapy_cetd.parsing import parse_html
