@@ -18,7 +18,9 @@ No recursion on the DOM; linear time in size and depth.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
+from copy import deepcopy
 from dataclasses import replace
 from html import escape
 from itertools import accumulate, compress
@@ -290,16 +292,25 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
     A short repeated line (a name in a results table, a price, a caption's words again in
     the story) is kept: only copies of a passage go, such as an article rendered twice
     (mobile and desktop markup).  Measured on the first half of the WCXB dev pages (issue
-    14, item 5: line by line, 10-character lines of the story were lost).  Linear: each
-    line is compared with at most ``_CANDIDATES`` earlier occurrences, each comparison
-    stopping at ``min_chars``.
+    14, item 5: line by line, 10-character lines of the story were lost).
+
+    Linear in the number of lines, whatever ``min_chars``: each line is compared with at
+    most ``_CANDIDATES`` earlier occurrences, each comparison in constant time: the lines a
+    stretch from line ``i`` needs (the fewest holding ``min_chars``, at least
+    ``STRETCH_MIN_LINES``) are found in the prefix sums of the characters, and the two
+    stretches compared line by line when they are short (``_DIRECT_LINES``), else by a
+    rolling hash of the lines, checked line by line only where it agrees (a stretch found
+    is then left out, its lines followed without comparisons).
     """
     if len(set(units)) == len(units):
         return None
     repeated = {unit for unit, count in Counter(units).items() if count > 1}
-    earlier: dict[str, list[int]] = {}
-    kept = [True] * len(units)
     n = len(units)
+    chars_before = list(accumulate(map(len, units), initial=0))
+    hashes: list[int] = []
+    powers: list[int] = []
+    earlier: dict[str, list[int]] = {}
+    kept = [True] * n
     follow = -1  # the next line of the earlier copy, while a stretch is being left out
     for i, unit in enumerate(units):
         if unit not in repeated:
@@ -310,20 +321,48 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
             follow += 1
             continue
         follow = -1
-        for j in earlier.get(unit, ())[-_CANDIDATES:]:
-            length = chars = 0
-            while (chars < min_chars or length < STRETCH_MIN_LINES) and (
-                i + length < n and j + length < i and units[j + length] == units[i + length]
-            ):
-                chars += len(units[i + length])
-                length += 1
-            if chars >= min_chars and length >= STRETCH_MIN_LINES:
-                kept[i] = False
-                follow = j + 1
-                break
-        else:
+        # The lines a stretch from line i needs: past the end of the page, none will do.
+        need = max(STRETCH_MIN_LINES, bisect_left(chars_before, chars_before[i] + min_chars, i) - i)
+        if i + need <= n:
+            if need > _DIRECT_LINES and not hashes:
+                hashes, powers = _rolling_hashes(units)
+            stretch = (hashes[i + need] - hashes[i] * powers[need]) % _HASH_MODULUS if need > _DIRECT_LINES else 0
+            for j in earlier.get(unit, ())[-_CANDIDATES:]:
+                if (
+                    j + need <= i  # the earlier copy ends before line i
+                    and (
+                        need <= _DIRECT_LINES
+                        or (hashes[j + need] - hashes[j] * powers[need]) % _HASH_MODULUS == stretch
+                    )
+                    and units[j : j + need] == units[i : i + need]
+                ):
+                    kept[i] = False
+                    follow = j + 1
+                    break
+        if kept[i]:
             earlier.setdefault(unit, []).append(i)
     return None if all(kept) else kept
+
+
+#: The rolling hash of :func:`_repeated_stretches` (a Mersenne prime modulus).
+_HASH_MODULUS = (1 << 61) - 1
+_HASH_BASE = 1_000_003
+#: Stretches of at most this many lines are compared line by line, without the hash.
+_DIRECT_LINES = 16
+
+
+def _rolling_hashes(units: list[str]) -> tuple[list[int], list[int]]:
+    """The polynomial hash of every prefix of ``units`` (each line numbered as first
+    seen), and the powers of the base."""
+    n = len(units)
+    ids: dict[str, int] = {}
+    hashes = [0] * (n + 1)
+    for i, unit in enumerate(units):
+        hashes[i + 1] = (hashes[i] * _HASH_BASE + ids.setdefault(unit, len(ids) + 1)) % _HASH_MODULUS
+    powers = [1] * (n + 1)
+    for i in range(n):
+        powers[i + 1] = powers[i] * _HASH_BASE % _HASH_MODULUS
+    return hashes, powers
 
 
 #: The fewest lines a repeated stretch has: a single line is never left out.
@@ -344,7 +383,11 @@ def _dropped_runs(chosen: list[int], unit_starts: list[int], kept: list[bool]) -
 
 def _without_runs(page: Page, selection: Selection, content: list[bool], dropped: set[int]) -> Selection:
     """``selection`` less the runs ``dropped`` (run indices): a selected subtree holding one
-    is split into its largest subtrees free of them plus the text runs on the way."""
+    is split into its largest subtrees free of them plus the text runs on the way.
+
+    A tainted element (holding a dropped run) is walked once, however many selected roots
+    hold it (one per level when every level of a deep nest is selected): a nested root's
+    walk is part of its outer root's, so the time is linear at any depth."""
     parent, owners, keys = page.parent, page.run_owner, page.run_key
     dropped_keys = {keys[k] for k in dropped}
     tainted: set[int] = set()
@@ -363,8 +406,12 @@ def _without_runs(page: Page, selection: Selection, content: list[bool], dropped
         else:
             subtrees.add(root)
     children_of = page.children_of
+    walked: set[int] = set()
     while stack:
         node = stack.pop()
+        if node in walked:
+            continue
+        walked.add(node)
         if 2 * node in has_text and 2 * node not in dropped_keys:
             runs.add(2 * node)
         for child in children_of(node):
@@ -433,11 +480,26 @@ def absolute_url(base: str | None, value: str) -> str:
         return value
 
 
-def _serialize_absolute(element: etree._Element, base: str | None) -> str:
+#: A selected subtree deeper in the page than this is serialized from a copy of it
+#: (:func:`_serialize_absolute`): lxml's serializer walks up every ancestor of the element
+#: it writes, so each of ``n`` subtrees nested in a deep tree cost O(depth) (quadratic on
+#: a deep nest; a copy costs a few microseconds, as a walk up some 400 levels).
+SERIALIZE_MAX_DEPTH = 256
+
+
+def _serialize_absolute(element: etree._Element, base: str | None, copied: bool = False) -> str:
     """lxml's HTML serialization of ``element`` (without its tail), its ``href`` and
     ``src`` made absolute for the time of the call (the page's tree is left as it was, but
     for a URL holding control characters, which lxml takes in a parse of bytes but refuses
-    to set again: it is put back percent-encoded)."""
+    to set again: it is put back percent-encoded).
+
+    ``copied``: serialize a copy of ``element``, a root of its own.  lxml's serializer
+    copies the namespace declarations of every ancestor of a non-root element onto it
+    (``_copyParentNamespaces``, a walk up the whole tree); with none declared in the tree,
+    the copy's serialization is the same, in time linear in the subtree.
+    """
+    if copied:
+        element = deepcopy(element)
     changed = []
     if base:
         for el in element.iter(*_URL_TAGS):
@@ -451,8 +513,14 @@ def _serialize_absolute(element: etree._Element, base: str | None) -> str:
     try:
         return etree.tostring(element, method="html", encoding="unicode", with_tail=False)
     finally:
-        for el, name, value in changed:
+        for el, name, value in changed if not copied else ():
             el.set(name, value if storable_text(value) == value else storable_url(value) or "")
+
+
+def _declares_namespaces(root: etree._Element) -> bool:
+    """Whether any element of the tree declares a namespace (never in a parse of HTML; in
+    a tree parsed as XML, perhaps): read in C, in time linear at any depth."""
+    return next(etree.iterwalk(root.getroottree(), events=("start-ns",)), None) is not None
 
 
 def _html(page: Page, selection: Selection, content: list[bool], roots: list[int]) -> str:
@@ -488,6 +556,7 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
 
     is_root = set(roots)
     is_ancestor = _ancestors(page, selection, content, roots)
+    declares_namespaces = None
     tails = {key >> 1 for key in runs if key & 1}
     covered_until = 0
     for i in sorted(is_root | is_ancestor | tails):
@@ -496,7 +565,11 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
         close_until(i)
         el = elements[i]
         if i in is_root:
-            pieces.append(_serialize_absolute(el, base))
+            # Every ancestor of a selected root is open here (in ``open_elements``): its depth.
+            copied = len(open_elements) > SERIALIZE_MAX_DEPTH
+            if copied and declares_namespaces is None:
+                declares_namespaces = _declares_namespaces(page.root)
+            pieces.append(_serialize_absolute(el, base, copied and not declares_namespaces))
             covered_until = end[i]
             tail_of(i)
         elif i in is_ancestor:
