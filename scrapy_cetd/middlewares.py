@@ -28,12 +28,12 @@ import logging
 import re
 import weakref
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
-from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 
 from .page import Page
@@ -115,14 +115,15 @@ def take_pending(item: Any) -> PendingItem | None:
     return entry
 
 
-def _pipeline_order(crawler: Crawler) -> Any:
+def _pipeline_order(crawler: Crawler) -> int | None:
+    """The order of ContentExtractionPipeline in ``ITEM_PIPELINES``; ``None``: not enabled."""
     from .pipelines import ContentExtractionPipeline
 
     pipelines = crawler.settings.get_component_priority_dict_with_base("ITEM_PIPELINES")
     for path, order in pipelines.items():
         if order is not None and load_object(path) is ContentExtractionPipeline:
             return order
-    return "its order"
+    return None
 
 
 def get_page(response: Response) -> Page | None:
@@ -261,7 +262,10 @@ class ContentSpiderMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.annotator = _Annotator(crawler)
-        self._pipeline_enabled: bool | None = None
+
+    @cached_property
+    def _extraction_pipeline_order(self) -> int | None:
+        return _pipeline_order(self.crawler)
 
     def _lost(self, key: int, entry: PendingItem) -> None:
         """The response is released and its item never reached the extraction pipeline (nor
@@ -269,14 +273,7 @@ class ContentSpiderMiddleware(BaseSpiderMiddleware):
         if _PENDING.get(key) is not entry:
             return
         del _PENDING[key]
-        if self._pipeline_enabled is None:
-            from .pipelines import ContentExtractionPipeline
-
-            pipelines = self.crawler.settings.get_component_priority_dict_with_base("ITEM_PIPELINES")
-            self._pipeline_enabled = any(
-                load_object(path) is ContentExtractionPipeline for path in build_component_list(pipelines)
-            )
-        if not self._pipeline_enabled:
+        if self._extraction_pipeline_order is None:
             return
         self.annotator.stats.inc_value(f"{STATS_PREFIX}/items/not_reached")
         if self.annotator.stats.get_value(f"{STATS_PREFIX}/items/not_reached") == 1:
@@ -287,7 +284,7 @@ class ContentSpiderMiddleware(BaseSpiderMiddleware):
                 "dict(item)) instead of the one it received; change that pipeline to modify and "
                 "return the item, or order it after ContentExtractionPipeline",
                 entry.annotation.url if entry.annotation is not None else "a response",
-                _pipeline_order(self.crawler),
+                self._extraction_pipeline_order,
             )
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
