@@ -108,18 +108,23 @@ _MONTHS = {
     name: number
     for number, names in enumerate(
         (
-            "jan january janv janvier jän jänner januar enero ene gennaio gen janeiro januari января stycznia",
-            "feb february febr februar fév févr février febrero febbraio fevereiro fev februari февраля lutego",
-            "mar march mär märz mars marzo março maart marts марта marca",
-            "apr april avr avril abril abr aprile апреля kwietnia",
-            "may mai mayo maggio mag maio mei maj мая maja",
-            "jun june juin juni junio giugno giu junho июня czerwca",
-            "jul july juil juillet juli julio luglio lug julho июля lipca",
-            "aug august août agosto ago augustus augusti августа sierpnia",
-            "sep sept september septembre septiembre settembre set setembro сентября września",
-            "oct october okt oktober octobre octubre ottobre ott outubro out октября października",
-            "nov november novembre noviembre novembro ноября listopada",
-            "dec december dez dezember déc décembre diciembre dic dicembre dezembro desember декабря grudnia",
+            "jan january janv janvier jän jänner januar enero ene gennaio gen janeiro januari января stycznia"
+            " ocak tammikuuta ledna ianuarie",
+            "feb february febr februar fév févr février febrero febbraio fevereiro fev februari февраля lutego"
+            " şubat helmikuuta února februarie",
+            "mar march mär märz mars marzo março maart marts марта marca mart maaliskuuta března maret martie",
+            "apr april avr avril abril abr aprile апреля kwietnia nisan huhtikuuta dubna aprilie",
+            "may mai mayo maggio mag maio mei maj мая maja mayıs toukokuuta května",
+            "jun june juin juni junio giugno giu junho июня czerwca haziran kesäkuuta června iunie",
+            "jul july juil juillet juli julio luglio lug julho июля lipca temmuz heinäkuuta července iulie",
+            "aug august août agosto ago augustus augusti августа sierpnia ağustos elokuuta srpna agustus",
+            "sep sept september septembre septiembre settembre set setembro сентября września eylül syyskuuta"
+            " září septembrie",
+            "oct october okt oktober octobre octubre ottobre ott outubro out октября października ekim lokakuuta"
+            " října octombrie",
+            "nov november novembre noviembre novembro ноября listopada kasım marraskuuta listopadu noiembrie",
+            "dec december dez dezember déc décembre diciembre dic dicembre dezembro desember декабря grudnia"
+            " aralık joulukuuta prosince decembrie",
         ),
         1,
     )
@@ -129,16 +134,22 @@ _ISO = re.compile(
     r"(?P<y>(?:19|20)\d\d)-?(?P<m>[01]\d)-?(?P<d>[0-3]\d)"
     r"(?:[T ](?P<H>[0-2]\d):?(?P<M>[0-5]\d)(?::?(?P<S>[0-5]\d)(?:[.,]\d+)?)?\s*(?P<z>Z|[+-][0-2]\d(?::?[0-5]\d)?)?)?"
 )
-_MONTH_NAME = r"(?P<mon>[^\W\d_]{3,10})\.?"
+_MONTH_NAME = r"(?P<mon>[^\W\d_]{3,12})\.?"
+_ORDINAL = r"(?:st|nd|rd|th|er)?"  # "4th", French "1er"
 _TEXT_DATES = (
-    # May 4, 2023 / May 4th 2023
-    re.compile(_MONTH_NAME + r"\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
-    # 4 May 2023 / 4. Mai 2023 / 4 de mayo de 2023 / 19-Dec-2025
+    # May 4, 2023 / May 4th 2023 / May 4,2023 / Dec-04-2023
     re.compile(
-        r"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\.?(?:\s+|-)(?:de\s+)?" + _MONTH_NAME
+        _MONTH_NAME + r"(?:\s+|-)(?P<d>[0-3]?\d)" + _ORDINAL + r"(?:,\s*|\s+|-)(?P<y>(?:19|20)\d\d)\b",
+        re.IGNORECASE,
+    ),
+    # 4 May 2023 / 4. Mai 2023 / 4 de mayo de 2023 / 19-Dec-2025 / 4th of May, 2023
+    re.compile(
+        r"\b(?P<d>[0-3]?\d)" + _ORDINAL + r"\.?(?:\s+of|\s+de)?(?:\s+|-)" + _MONTH_NAME
         + r"(?:,?\s+(?:de\s+)?|-)(?P<y>(?:19|20)\d\d)\b",
         re.IGNORECASE,
     ),
+    # 2023-May-04
+    re.compile(r"\b(?P<y>(?:19|20)\d\d)-" + _MONTH_NAME + r"-(?P<d>[0-3]?\d)\b", re.IGNORECASE),
 )
 _NUMERIC_DATES = (
     re.compile(r"\b(?P<y>(?:19|20)\d\d)[/.](?P<m>[01]?\d)[/.](?P<d>[0-3]?\d)\b"),
@@ -177,7 +188,9 @@ def parse_date(text: Any) -> str | None:
     when it holds no valid date.  Reads ISO 8601 (basic or extended), ``YYYY/MM/DD``,
     ``DD.MM.YYYY``, ``YYYY年MM月DD日`` (and Korean ``년 월 일``) and dates with month names
     (English, French, German, Spanish, Italian, Portuguese, Dutch, the Scandinavian
-    languages, Polish and Russian in the genitive: "20 grudnia 2025", "20 декабря 2025")."""
+    languages, Turkish, Romanian, Indonesian, and Polish, Russian, Czech and Finnish in the
+    genitive: "20 grudnia 2025", "20 декабря 2025"), with ordinals ("5th of December",
+    "1er décembre") and dashes ("Dec-05-2025", "2025-Dec-05")."""
     if not isinstance(text, str):
         return None
     text = text.strip()[:200]

@@ -41,6 +41,16 @@ def meta_of(head: str = "", body: str = "", title: str = "Bridge costs double", 
         ("20 grudnia 2025", "2025-12-20"),
         ("3 maart 2024", "2024-03-03"),  # Dutch, Swedish
         ("12 augusti 2023", "2023-08-12"),
+        ("3 października 2024", "2024-10-03"),  # a month name of 12 letters
+        ("12 Aralık 2025", "2025-12-12"),  # Turkish, Finnish, Czech, Romanian, Indonesian
+        ("12. kesäkuuta 2025", "2025-06-12"),
+        ("5. září 2025", "2025-09-05"),
+        ("1er décembre 2025", "2025-12-01"),  # ordinals: French "1er", English "5th of"
+        ("Last updated on 5th of December, 2025", "2025-12-05"),
+        ("December 5,2025", "2025-12-05"),  # no space after the comma
+        ("Dec-05-2025", "2025-12-05"),  # dashes, month first or year first
+        ("2025-Dec-05", "2025-12-05"),
+        ("Version 3 of 2024", None),
     ],
 )
 def test_numeric_dates_in_either_order_and_dashed_month_names(text: str, expected: str | None) -> None:
