@@ -1409,6 +1409,13 @@ def _signed_by_site(found: dict[str, Any], site_names: Iterable[str | None]) -> 
     return all(_key(name) in keys for name in candidates[0])
 
 
+#: How many of the shown bylines are read for a person when the site signs the page: the
+#: first may hold the outlet beside the name ("Brian Truitt USA TODAY", the outlet in an
+#: element of its own), the next the name alone.  First dev half, two folds (was 1): author
+#: 0.886 / 0.915 -> 0.886 / 0.919, false positives unchanged.
+_SHOWN_BYLINES = 3
+
+
 def _put_people_first(
     page: Page, bylines: list[etree._Element], headline_run: int | None, site_names: Iterable[str | None],
     found: dict[str, Any],
@@ -1418,14 +1425,16 @@ def _put_people_first(
     person the reader sees.  First dev half, two folds: author 0.818 / 0.820 -> 0.818 /
     0.829 (one page lost on fold 1, a listing signed by its site), false positives
     unchanged; a site's name matched by containment ("The Investopedia Team") lost one
-    more page and gained none."""
+    more page and gained none.  The first of :data:`_SHOWN_BYLINES` bylines that names no
+    site is taken."""
     keys = _site_keys(site_names)
     shown: dict[str, Any] = {}
     _from_byline(bylines, shown)
     _put(shown, "authors", _author_near_headline(page, headline_run, *DATELINE_RUNS))
-    for names in shown.get("author_candidates", ())[:1]:
+    for names in shown.get("author_candidates", ())[:_SHOWN_BYLINES]:
         if not any(_matches_site(_key(name), keys) for name in names):
             found["author_candidates"].insert(0, names)
+            break
 
 
 def _put_shown_byline_first(page: Page, headline_run: int | None, found: dict[str, Any]) -> None:

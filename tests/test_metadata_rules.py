@@ -184,6 +184,17 @@ def test_a_person_in_the_byline_goes_before_the_site_signing_the_page() -> None:
     assert meta_of(person, byline).authors == ["Ann Lee"]
 
 
+def test_a_byline_holding_the_outlet_beside_the_person_gives_the_person() -> None:
+    signed = {"@type": "Person", "name": ", USA TODAY"}  # a CMS's empty name, then the outlet
+    head = ld({"@type": "NewsArticle", "headline": "Bridge costs double", "author": signed})
+    head += '<meta property="og:site_name" content="USA TODAY">'
+    byline = (
+        '<h1>Bridge costs double</h1><div class="byline-section"><span class="author">'
+        '<a href="/staff/1/brian-truitt/">Brian Truitt</a></span> <span>USA TODAY</span></div>'
+    )
+    assert meta_of(head, byline).authors[0] == "Brian Truitt"
+
+
 def test_user_names_with_digits_are_names() -> None:
     assert clean_author("Ejp55230") == ["Ejp55230"]
     assert clean_author("luizjr4") == ["luizjr4"]
