@@ -292,6 +292,27 @@ def test_clean_author() -> None:
     assert clean_author(42) == []
 
 
+@pytest.mark.parametrize(
+    "byline",
+    [
+        "Jane Doe (AP)",  # a wire's credit
+        "Jane Doe @janedoe",  # a handle
+        "By Jane Doe, for The Courier",  # the outlet written for
+        "By Jane Doe, Special to The Times",
+        "Reporting by Jane Doe; Editing by Bob Roe",  # the editor is no author
+        "Jane Doe Senior Staff Writer",  # the job without a comma
+        "Jane Doe Contributor",
+    ],
+)
+def test_news_bylines_give_the_name_alone(byline: str) -> None:
+    assert clean_author(byline) == ["Jane Doe"]
+
+
+def test_a_teams_byline_keeps_its_job_word() -> None:
+    assert clean_author("The Currency editors") == ["The Currency editors"]
+    assert clean_author("Sports Editor") == ["Sports Editor"]
+
+
 def test_strip_site_name() -> None:
     assert strip_site_name("Bridge costs double | The Daily Example", ["The Daily Example"]) == "Bridge costs double"
     assert strip_site_name("The Daily Example - Bridge costs double", ["The Daily Example"]) == "Bridge costs double"
