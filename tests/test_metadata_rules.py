@@ -195,6 +195,19 @@ def test_a_byline_holding_the_outlet_beside_the_person_gives_the_person() -> Non
     assert meta_of(head, byline).authors[0] == "Brian Truitt"
 
 
+@pytest.mark.parametrize(
+    "path", ["/author/jane-doe/", "/authors/jane-doe", "/staff/1234/jane-doe/", "/contributors/jdoe"]
+)
+def test_a_link_to_a_writers_page_is_a_byline(path: str) -> None:
+    byline = f'<h1>Bridge costs double</h1><p><a href="https://news.example{path}">Jane Doe</a></p>'
+    assert meta_of(body=byline).authors == ["Jane Doe"]
+
+
+def test_a_link_to_the_staff_directory_is_no_byline() -> None:
+    byline = '<h1>Bridge costs double</h1><p><a href="https://news.example/staff/">Our Staff Today</a></p>'
+    assert meta_of(body=byline).authors == []
+
+
 def test_user_names_with_digits_are_names() -> None:
     assert clean_author("Ejp55230") == ["Ejp55230"]
     assert clean_author("luizjr4") == ["luizjr4"]
