@@ -76,6 +76,12 @@ inside the blocks the density statistics chose (measurements: ``docs/cetd-plus.m
     and that text holds most of the kept words, kept lines it does not hold (an author's
     bio, a product box, a "related" card, an affiliate notice) are left out
     (:func:`_undeclared`); code, tables and lists of terms stay.
+18. Calls to subscribe or support: on an article, a text of at most ``CALL_MAX_CHARS``
+    after the story that asks the reader to sign up, subscribe or donate ("Sign up for our
+    newsletter", "Please consider supporting our journalism", "To read the rest of this
+    story subscribe"), among the top block's last children or as a kept block after it,
+    is left out (:func:`is_call`).  Tuning half, both folds up, no page down: article
+    shingle precision 0.9387 / 0.9423 -> 0.9396 / 0.9431 (odd / even pages).
 
 Rules 13-16 read text, so they read few elements: short ones (at most 40-500 characters)
 at the story's edges, or short block-level ones in kept blocks.  Together with the
@@ -111,6 +117,7 @@ from .labels import ARTICLE_NOISE, COMMENT, label_of
 __all__ = [
     "filter_blocks",
     "is_bio",
+    "is_call",
     "is_dateline",
     "is_legal",
     "is_stock_line",
@@ -215,6 +222,22 @@ _BIO = re.compile(
 #: copyright sign or word, or says "all rights reserved" (0 turns the rule off).
 LEGAL_MAX_CHARS = 400
 _LEGAL = re.compile(r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\ball rights reserved\b", re.IGNORECASE | re.DOTALL)
+#: Rule 18: a call to subscribe or to support the site after the story is a text of at most
+#: this many characters asking for a sign-up, a subscription or a donation ("Sign up for
+#: our newsletter", "Get the latest posts delivered to your inbox", "Please consider
+#: supporting our journalism"), addressed to the reader.  A whole box (its heading, its
+#: pitch, its fine print) is one such text: 300 characters caught 6 tuning pages, 800 ten,
+#: 1500 the same ten.  0 turns the rule off.
+CALL_MAX_CHARS = 800
+_CALL = re.compile(
+    r"^sign[- ]?up\b|\b(?:newsletters?|inbox|subscribe|subscribing|donat\w*|patreon|please consider"
+    r"|support (?:our|us|independent))\b",
+    re.IGNORECASE,
+)
+#: ... addressed to the reader: "you", "your", "our", "us", or opening with the call's verb.
+_TO_READER = re.compile(
+    r"\b(?:you|your|our|us)\b|^(?:subscribe|sign[- ]?up|join|donate|support|to (?:read|continue))\b", re.IGNORECASE
+)
 #: Rule 17: where the page declares its story's text (JSON-LD ``articleBody``) in at least
 #: ``DECLARED_MIN_WORDS`` words, holding ``DECLARED_MIN_COVER`` of the selection's words, a
 #: kept line is left out when under ``DECLARED_MIN_SHARE`` of its words lie in a word
@@ -721,17 +744,23 @@ def is_legal(text: str) -> bool:
     return len(text) <= LEGAL_MAX_CHARS and _LEGAL.match(text) is not None
 
 
+def is_call(text: str) -> bool:
+    """Rule 18: ``text`` (whitespace collapsed) asks the reader to subscribe, sign up or
+    support the site ("Subscribe to our newsletter", "Please consider a donation")."""
+    return len(text) <= CALL_MAX_CHARS and _CALL.search(text) is not None and _TO_READER.search(text) is not None
+
+
 def _story_edges(
     page: Page, kept: list[int], top: int, removed: list[bool], info: dict[str, Any]
 ) -> tuple[list[int], list[int]]:
-    """Rules 13, 15 and 16, on an article (the top block is prose standing alone, rule 4c):
-    among the first and the last ``HEADER_CHILDREN`` children of the top block, a dateline
-    or an author's bio, and among the last a legal line, is removed (flags set in place;
-    returned); a kept block outside the top block that is an author's bio, a dateline
-    before the top block or a legal line after it is dropped (the blocks left are returned).  Headings are never
-    read."""
+    """Rules 13, 15, 16 and 18, on an article (the top block is prose standing alone, rule
+    4c): among the first and the last ``HEADER_CHILDREN`` children of the top block, a
+    dateline or an author's bio, and among the last a legal line or a call to subscribe or
+    support, is removed (flags set in place; returned); a kept block outside the top block
+    that is an author's bio, a dateline before the top block or a legal line or a call
+    after it is dropped (the blocks left are returned).  Headings are never read."""
     tags, end, chars = page.tags, page.end, page.chars
-    longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS, LEGAL_MAX_CHARS)
+    longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS, LEGAL_MAX_CHARS, CALL_MAX_CHARS)
 
     texts: dict[int, str] = {}  # a last child is read twice (before and after the story)
 
@@ -741,7 +770,7 @@ def _story_edges(
         text = texts.get(i)
         if text is None:
             text = texts[i] = element_text(page.elements[i])
-        return (is_dateline(text) if before else is_legal(text)) or is_bio(text)
+        return (is_dateline(text) if before else is_legal(text) or is_call(text)) or is_bio(text)
 
     children = page.children_of(top)
     last = children[max(HEADER_CHILDREN, len(children) - HEADER_CHILDREN) :]
