@@ -456,3 +456,25 @@ def test_a_story_line_about_newsletters_or_donations_stays() -> None:
     assert not plus.is_call(line)
     assert not plus.is_call("Its newsletter reached 40,000 subscribers by June.")
     assert not plus.is_call("It’s important to sign up for automated contributions to each savings plan.")
+
+
+@pytest.mark.parametrize(
+    ("first", "last"),
+    [
+        ("<p><i>This article contains affiliate links that may earn us a commission at no cost to you.</i></p>", ""),
+        ("", "<p>Products are chosen independently by our editors. Purchases through our links may earn us a fee.</p>"),
+    ],
+)
+def test_affiliate_disclosures_at_the_story_edges_are_out_of_the_text(
+    first: str, last: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert lines(extract(story_page(first, last)).text) == STORY
+    monkeypatch.setattr(plus, "DISCLOSURE_MAX_CHARS", 0)  # rule 19 off: the disclosure is kept
+    assert lines(extract(story_page(first, last)).text) != STORY
+
+
+def test_a_story_line_about_commissions_stays() -> None:
+    line = "Agents earn a commission of 6% on each sale, the harbour survey found."
+    assert lines(extract(story_page(last=f"<p>{line}</p>")).text) == [*STORY, line]
+    assert plus.is_disclosure("This post may contain affiliate links. Read more on my About page!")
+    assert not plus.is_disclosure(line)
