@@ -121,10 +121,12 @@ def test_a_forum_page_keeps_its_posts() -> None:
         ("social-links", "Follow us on every network you can think of, today and every day."),
     ],
 )
-def test_labelled_parts_in_the_article_are_pruned(label: str, noise: str) -> None:
+def test_labelled_parts_in_the_article_are_pruned(label: str, noise: str, monkeypatch: pytest.MonkeyPatch) -> None:
     html = news_page(in_article=f"<div class='{label}'>{noise}</div>")
     assert lines(extract(html).text) == STORY
-    # Without the label the same part is kept: the label is what removes it.
+    # Without the label the same part is kept: the label is what removes it (rule 18, which
+    # reads the sign-up box's text, off).
+    monkeypatch.setattr(plus, "CALL_MAX_CHARS", 0)
     assert lines(extract(html.replace(label, "box")).text) != STORY
 
 
@@ -426,3 +428,53 @@ def test_declared_body_is_read_from_json_ld_graphs_and_garbage_gives_none() -> N
     graph = json.dumps({"@graph": [{"@type": "WebPage"}, {"@type": "Article", "articleBody": "A &amp; <b>B</b>"}]})
     assert declared_article_body([graph]) == "A & B"
     assert declared_article_body(['{"articleBody": ', '{"@type": "Article", "articleBody": 3}', "[" * 100_000]) is None
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "<p>Sign up today and get the harbour newsletter every Friday.</p>",
+        "<div class='box'><h3>Get the Gazette daily</h3><p>Subscribe to our free newsletter: the day's "
+        "local news, delivered to your inbox every morning.</p><p>By subscribing you agree to our terms.</p></div>",
+        "<p>If stories like this one matter to you, please consider supporting our newsroom with a donation.</p>",
+        "<p>To read the rest of this story subscribe to Gazette+.</p>",
+    ],
+)
+def test_calls_to_subscribe_or_support_after_the_story_are_out_of_the_text(
+    call: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert lines(extract(story_page(last=call)).text) == STORY
+    monkeypatch.setattr(plus, "CALL_MAX_CHARS", 0)  # rule 18 off: the call is kept
+    assert lines(extract(story_page(last=call)).text) != STORY
+
+
+def test_a_story_line_about_newsletters_or_donations_stays() -> None:
+    line = "The harbour trust said donations from 300 families had paid for the survey."
+    assert lines(extract(story_page(last=f"<p>{line}</p>")).text) == [*STORY, line]
+    assert plus.is_call("Sign up for our newsletter") and plus.is_call("Don't miss a post: get them in your inbox.")
+    # No call, or not addressed to the reader.
+    assert not plus.is_call(line)
+    assert not plus.is_call("Its newsletter reached 40,000 subscribers by June.")
+    assert not plus.is_call("It’s important to sign up for automated contributions to each savings plan.")
+
+
+@pytest.mark.parametrize(
+    ("first", "last"),
+    [
+        ("<p><i>This article contains affiliate links that may earn us a commission at no cost to you.</i></p>", ""),
+        ("", "<p>Products are chosen independently by our editors. Purchases through our links may earn us a fee.</p>"),
+    ],
+)
+def test_affiliate_disclosures_at_the_story_edges_are_out_of_the_text(
+    first: str, last: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert lines(extract(story_page(first, last)).text) == STORY
+    monkeypatch.setattr(plus, "DISCLOSURE_MAX_CHARS", 0)  # rule 19 off: the disclosure is kept
+    assert lines(extract(story_page(first, last)).text) != STORY
+
+
+def test_a_story_line_about_commissions_stays() -> None:
+    line = "Agents earn a commission of 6% on each sale, the harbour survey found."
+    assert lines(extract(story_page(last=f"<p>{line}</p>")).text) == [*STORY, line]
+    assert plus.is_disclosure("This post may contain affiliate links. Read more on my About page!")
+    assert not plus.is_disclosure(line)

@@ -5,9 +5,9 @@ same parse and statistics, the threshold and ``ExtractContent`` walk of the pape
 Algorithm 2.  On top of it, rules chosen on the first half of the WCXB dev pages (the
 first 749 sorted ids) and checked on the other half, with no per-site knowledge; rules
 1-8 are structural, rules 9-12 (issue 14) also read the labels pages give their parts
-(class and id words, :mod:`.labels`), rules 13-16 short texts at the story's edges, and
-rule 17 the story's text as the page declares it, only
-inside the blocks the density statistics chose (measurements: ``docs/cetd-plus.md``):
+(class and id words, :mod:`.labels`), rules 13-16 and 18-19 short texts at the story's
+edges, and rule 17 the story's text as the page declares it, only inside the blocks the
+density statistics chose (measurements: ``docs/cetd-plus.md``):
 
 1. ``<noscript>`` is ordinary content (the page model already does this).
 2. Removed subtrees: ``dialog``, ``footer`` and ``figcaption`` elements,
@@ -76,6 +76,18 @@ inside the blocks the density statistics chose (measurements: ``docs/cetd-plus.m
     and that text holds most of the kept words, kept lines it does not hold (an author's
     bio, a product box, a "related" card, an affiliate notice) are left out
     (:func:`_undeclared`); code, tables and lists of terms stay.
+18. Calls to subscribe or support: on an article, a text of at most ``CALL_MAX_CHARS``
+    after the story that asks the reader to sign up, subscribe or donate ("Sign up for our
+    newsletter", "Please consider supporting our journalism", "To read the rest of this
+    story subscribe"), among the top block's last children or as a kept block after it,
+    is left out (:func:`is_call`).  Tuning half, both folds up, no page down: article
+    shingle precision 0.9387 / 0.9423 -> 0.9396 / 0.9431 (odd / even pages).
+19. Affiliate disclosures: on an article, a text of at most ``DISCLOSURE_MAX_CHARS`` saying
+    the site earns from its links or picks its products independently ("This post contains
+    affiliate links", "we may earn a commission"), among the top block's first or last
+    children or as a kept block outside it, is left out (:func:`is_disclosure`).  Tuning
+    half, both folds up, no page down: article shingle precision 0.9396 / 0.9431 -> 0.9397
+    / 0.9434.
 
 Rules 13-16 read text, so they read few elements: short ones (at most 40-500 characters)
 at the story's edges, or short block-level ones in kept blocks.  Together with the
@@ -111,7 +123,9 @@ from .labels import ARTICLE_NOISE, COMMENT, label_of
 __all__ = [
     "filter_blocks",
     "is_bio",
+    "is_call",
     "is_dateline",
+    "is_disclosure",
     "is_legal",
     "is_stock_line",
     "main_region",
@@ -215,6 +229,36 @@ _BIO = re.compile(
 #: copyright sign or word, or says "all rights reserved" (0 turns the rule off).
 LEGAL_MAX_CHARS = 400
 _LEGAL = re.compile(r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\ball rights reserved\b", re.IGNORECASE | re.DOTALL)
+#: Rule 18: a call to subscribe or to support the site after the story is a text of at most
+#: this many characters asking for a sign-up, a subscription or a donation ("Sign up for
+#: our newsletter", "Get the latest posts delivered to your inbox", "Please consider
+#: supporting our journalism"), addressed to the reader.  A whole box (its heading, its
+#: pitch, its fine print) is one such text: 300 characters caught 6 tuning pages, 800 ten,
+#: 1500 the same ten.  0 turns the rule off.
+CALL_MAX_CHARS = 800
+_CALL = re.compile(
+    r"^sign[- ]?up\b|\b(?:newsletters?|inbox|subscribe|subscribing|donat\w*|patreon|please consider"
+    r"|support (?:our|us|independent))\b",
+    re.IGNORECASE,
+)
+#: ... addressed to the reader: "you", "your", "our", "us", or opening with the call's verb.
+_TO_READER = re.compile(
+    r"\b(?:you|your|our|us)\b|^(?:subscribe|sign[- ]?up|join|donate|support|to (?:read|continue))\b", re.IGNORECASE
+)
+#: Rule 19: an affiliate disclosure at the story's edges is a text of at most this many
+#: characters saying the site earns from the links or picks its products independently
+#: ("This post contains affiliate links", "we may earn a commission", "Products are chosen
+#: independently by our editors"), in the site's own voice.  0 turns the rule off.
+DISCLOSURE_MAX_CHARS = 500
+_DISCLOSURE = re.compile(
+    r"\baffiliate links?\b|\b(?:earn|receive|make|get)s? (?:a |us a )?(?:small )?(?:commission|compensation)"
+    r"|\bpaid promotion|\bat no (?:extra|additional) cost to you|\b(?:chosen|selected|products) independently"
+    r"|\bindependently (?:chosen|selected)",
+    re.IGNORECASE,
+)
+#: ... in the site's own voice ("we", "us", "our", "I", "my"): "Agents earn a commission
+#: of 6%" is a story's sentence.
+_SITE_VOICE = re.compile(r"\b(?:we|us|our|i|my)\b", re.IGNORECASE)
 #: Rule 17: where the page declares its story's text (JSON-LD ``articleBody``) in at least
 #: ``DECLARED_MIN_WORDS`` words, holding ``DECLARED_MIN_COVER`` of the selection's words, a
 #: kept line is left out when under ``DECLARED_MIN_SHARE`` of its words lie in a word
@@ -721,17 +765,34 @@ def is_legal(text: str) -> bool:
     return len(text) <= LEGAL_MAX_CHARS and _LEGAL.match(text) is not None
 
 
+def is_call(text: str) -> bool:
+    """Rule 18: ``text`` (whitespace collapsed) asks the reader to subscribe, sign up or
+    support the site ("Subscribe to our newsletter", "Please consider a donation")."""
+    return len(text) <= CALL_MAX_CHARS and _CALL.search(text) is not None and _TO_READER.search(text) is not None
+
+
+def is_disclosure(text: str) -> bool:
+    """Rule 19: ``text`` (whitespace collapsed) discloses the site's affiliate links ("This
+    post contains affiliate links; we may earn a commission at no cost to you.")."""
+    return (
+        len(text) <= DISCLOSURE_MAX_CHARS
+        and _DISCLOSURE.search(text) is not None
+        and _SITE_VOICE.search(text) is not None
+    )
+
+
 def _story_edges(
     page: Page, kept: list[int], top: int, removed: list[bool], info: dict[str, Any]
 ) -> tuple[list[int], list[int]]:
-    """Rules 13, 15 and 16, on an article (the top block is prose standing alone, rule 4c):
-    among the first and the last ``HEADER_CHILDREN`` children of the top block, a dateline
-    or an author's bio, and among the last a legal line, is removed (flags set in place;
-    returned); a kept block outside the top block that is an author's bio, a dateline
-    before the top block or a legal line after it is dropped (the blocks left are returned).  Headings are never
-    read."""
+    """Rules 13, 15, 16, 18 and 19, on an article (the top block is prose standing alone,
+    rule 4c): among the first and the last ``HEADER_CHILDREN`` children of the top block, a
+    dateline, an author's bio or an affiliate disclosure, and among the last a legal line or
+    a call to subscribe or support, is removed (flags set in place; returned); a kept block
+    outside the top block that is an author's bio or a disclosure, a dateline before the
+    top block or a legal line or a call after it is dropped (the blocks left are returned).
+    Headings are never read."""
     tags, end, chars = page.tags, page.end, page.chars
-    longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS, LEGAL_MAX_CHARS)
+    longest = max(DATELINE_MAX_CHARS, BIO_MAX_CHARS, LEGAL_MAX_CHARS, CALL_MAX_CHARS, DISCLOSURE_MAX_CHARS)
 
     texts: dict[int, str] = {}  # a last child is read twice (before and after the story)
 
@@ -741,7 +802,7 @@ def _story_edges(
         text = texts.get(i)
         if text is None:
             text = texts[i] = element_text(page.elements[i])
-        return (is_dateline(text) if before else is_legal(text)) or is_bio(text)
+        return (is_dateline(text) if before else is_legal(text) or is_call(text)) or is_bio(text) or is_disclosure(text)
 
     children = page.children_of(top)
     last = children[max(HEADER_CHILDREN, len(children) - HEADER_CHILDREN) :]
