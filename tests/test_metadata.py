@@ -394,3 +394,64 @@ def test_lone_surrogates_and_control_characters_never_reach_the_metadata() -> No
     assert metadata.description == "Cracks found"
     assert (metadata.site_name, metadata.tags) == ("The Gazette", ["a\ufffdb"])
     json.dumps(metadata.to_dict(), ensure_ascii=False).encode("utf-8")
+
+
+# --- hostile values: a clear result, in linear time ------------------------------------
+
+
+def test_thousands_of_author_metas_give_the_first_names_only() -> None:
+    # merged name by name, 10^5 such tags took 50 s; now the first 20 values are read
+    names = (f"Alice {chr(65 + i % 26)}{chr(97 + i // 26 % 26)}son" for i in range(5000))
+    head = "".join(f'<meta name="author" content="{name}">' for name in names)
+    authors = meta_of(page(head)).authors
+    assert authors[:2] == ["Alice Aason", "Alice Bason"] and len(authors) == 20
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Wed, 01 May 1900 09:30:00 GMT", None),  # an HTTP date out of the years read
+        ("Sat, 01 May 2077 09:30:00 GMT", None),
+        ("Wed, 01 May 0024 09:30:00 +0000", None),  # no two-digit year read as 2024
+        ("Wed, 01 May 2024 09:30:00 +2000", "2024-05-01T09:30:00"),  # no zone beyond UTC+14
+        ("2024-05-01T09:30:00+29:59", "2024-05-01T09:30:00"),
+        ("2024-05-01T09:30:00-25:00", "2024-05-01T09:30:00"),
+        ("2024-05-01T09:30:00+14:00", "2024-05-01T09:30:00+14:00"),
+        ("2024-05-01T23:59:60Z", "2024-05-01T23:59:59+00:00"),  # a leap second keeps its zone
+    ],
+)
+def test_dates_out_of_range_or_with_impossible_zones(text: str, expected: str | None) -> None:
+    assert parse_date(text) == expected
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://ex ample.com/x",
+        "http://a<b>.com/",
+        "http://a.com:99999/",
+        "http://a.com:port/",
+        "http://" + "é" * 71 + ".com/",  # a label IDNA cannot encode
+    ],
+)
+def test_urls_with_no_valid_host_or_port_are_no_value(url: str) -> None:
+    head = f'<link rel="canonical" href="{url}"><meta property="og:image" content="{url}">'
+    meta = meta_of(page(head))
+    assert (meta.canonical_url, meta.image) == (None, None)
+
+
+@pytest.mark.parametrize("base", ["http://ex ample.com/", "javascript:void(0)", "http://a.com:99999/"])
+def test_a_base_href_that_is_no_url_is_passed_over(base: str) -> None:
+    head = f'<base href="{base}"><link rel="canonical" href="story-2">'
+    assert meta_of(page(head), url="https://news.example.com/a/story").canonical_url == (
+        "https://news.example.com/a/story-2"
+    )
+
+
+def test_non_finite_numbers_and_huge_strings_give_no_value() -> None:
+    article = {"@type": "Article", "headline": "H" * 200_000, "description": float("inf")}
+    head = ld({**article, "keywords": [float("nan"), "Bridges"]})  # written as Infinity, NaN
+    meta = meta_of(page(head))
+    assert meta.description is None and meta.tags == ["Bridges"]
+    assert meta.title is None or len(meta.title) < 1000
+    assert Metadata(title="T" * 200_000, page_type="Web" * 50_000 + "Page").title is None
