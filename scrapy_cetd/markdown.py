@@ -54,7 +54,10 @@ MAX_LIST_DIGITS = 9
 #: Inside a table, any of these makes it a layout table (no pipe table).
 LAYOUT_SIGNS = ("table", "ul", "ol", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "dl")
 
-_ESCAPED = re.compile(r"([\\`*_\[\]<])")
+#: Escaped in text: what starts emphasis, code, links, HTML, GFM strikethrough (``~``,
+#: also a CommonMark fence as ``~~~``), and an ``&`` that would read as an entity (the page's
+#: text "&copy;" shown as written, not as "©").
+_ESCAPED = re.compile(r"([\\`*_\[\]<~]|&(?=#?\w+;))")
 _BACKTICKS = re.compile(r"`+")
 _LINE_START = re.compile(r"^(?:(\d+)([.)])(?=\s|$)|([#>+=-]))")
 
@@ -228,11 +231,15 @@ class _Writer:
         self.blocks.append((prefix + content, group, min(self.quotes, MAX_NESTING)))
 
     def pre(self, text: str) -> None:
+        """A fenced code block; inside a heading too, which cannot hold one (CommonMark 4.2):
+        the heading's text before it and after it are headings of their own."""
         self.flush()
         fence = max(code_fence(text), "```", key=len)
         group = f"pre{len(self.blocks)}"  # the fenced lines form one block
+        heading, self.heading = self.heading, 0
         for line in [fence, *text.strip("\n").split("\n"), fence]:
             self.emit(line, group)
+        self.heading = heading
 
     def start_cell(self) -> None:
         assert self.table is not None
@@ -258,11 +265,13 @@ class _Writer:
         rows = [row for row in table.rows if any(row)]
         if not rows:
             return
+        # The header row sets the columns (GFM 0.29, 4.10: a longer row's excess is dropped,
+        # a shorter row gets empty cells): only it and the delimiter row are padded to the
+        # widest row, so one wide row among many narrow ones is not written into each.
         width = max(map(len, rows))
-        lines = [rows[0], ["---"] * width, *rows[1:]]
-        for row in lines:
-            cells = row + [""] * (width - len(row))
-            self.emit("| " + " | ".join(cells) + " |", f"table{element}")
+        header = rows[0] + [""] * (width - len(rows[0]))
+        for row in [header, ["---"] * width, *rows[1:]]:
+            self.emit("| " + " | ".join(row) + " |", f"table{element}")
 
     def markdown(self) -> str:
         self.flush()
@@ -338,7 +347,9 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
             writer.end_cell()
         elif tag in BLOCK_TAGS:
             writer.flush()
-            if tag in HEADINGS:
+            if tables:
+                pass  # inside a data table: opened as a space, closed as one (a bare <li>)
+            elif tag in HEADINGS:
                 writer.heading = 0
             elif tag == "li" and writer.items:
                 writer.items.pop()

@@ -134,3 +134,36 @@ def test_pre_fence_is_longer_than_the_fences_inside() -> None:
     assert markdown_of("<pre>x\n```\ny</pre>") == "````\nx\n```\ny\n````"
     assert markdown_of("<pre>a ````` b</pre>") == "``````\na ````` b\n``````"
     assert markdown_of("<pre>`</pre>") == "```\n`\n```"
+
+
+# --- hostile structure: linear output, structure kept ----------------------------------------
+
+
+def test_one_wide_row_is_not_padded_into_every_row() -> None:
+    """GFM fills a short row's cells itself; padding each of 8,000 rows to one row's 8,000
+    cells wrote 192 MB."""
+    n = 8000
+    body = f"<table><tr>{'<td>c</td>' * n}</tr>{'<tr><td>a</td><td>b</td></tr>' * n}</table>"
+    markdown = markdown_of(body)
+    assert len(markdown) < 20 * len(body)
+    lines = markdown.split("\n")
+    assert lines[0].count("|") == lines[1].count("|") == n + 1  # the header and delimiter: every column
+    assert lines[2] == "| a | b |"
+
+
+def test_a_bare_list_item_in_a_data_table_leaves_the_outer_list_as_it_was() -> None:
+    table = "<table><tr><td>x</td><td><li>bare</li></td></tr><tr><td>1</td><td>2</td></tr></table>"
+    body = f"<ol><li>first{table}<ol><li>nested one</li><li>nested two</li></ol></li><li>second</li></ol>"
+    lines = [line for line in markdown_of(body).split("\n") if line.strip() and "|" not in line]
+    assert lines == ["1. first", "   1. nested one", "   2. nested two", "2. second"]
+
+
+def test_a_pre_in_a_heading_is_a_code_block_between_headings() -> None:
+    markdown = markdown_of("<h2>Title <pre>code line\nmore</pre> after</h2>")
+    assert markdown == "## Title\n\n```\ncode line\nmore\n```\n\n## after"
+
+
+def test_entity_like_text_and_tildes_are_escaped() -> None:
+    text, markdown = outputs("<p>It shows &amp;copy; and &amp;#169; as written, ~~not struck~~, and AT&amp;T.</p>")
+    assert text == "It shows &copy; and &#169; as written, ~~not struck~~, and AT&T."
+    assert markdown == r"It shows \&copy; and \&#169; as written, \~\~not struck\~\~, and AT&T."
