@@ -520,3 +520,37 @@ def test_ctrl_c_with_jobs_leaves_a_whole_gzip_holding_the_items_it_reports(tmp_p
         assert f"interrupted: {out} holds the first {len(urls)} items" in err, err[-2000:]
         assert urls == [f"http://example.org/{n}" for n in range(len(urls))]
         assert "Traceback" not in err, err  # the workers ignore SIGINT: the command alone stops them
+
+
+def test_a_record_whose_extraction_raises_is_an_error_item_and_the_run_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scrapy_cetd.warc import extract as warc_extract
+
+    def raising(html: Any, **kwargs: Any) -> Any:  # any bug in one page's extraction
+        if kwargs.get("url") == "http://example.org/boom":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(html, **kwargs)
+
+    real = warc_extract.extract
+    monkeypatch.setattr(warc_extract, "extract", raising)
+    path = tmp_path / "mixed.warc.gz"
+    path.write_bytes(
+        _wire_record("http://example.org/first", [], ARTICLE)
+        + _wire_record("http://example.org/boom", [], ARTICLE)
+        # a charset Python has but cannot decode text with (Scrapy's response.text raised)
+        + _wire_record("http://example.org/base64", [b"Content-Type: text/html; charset=base64"], ARTICLE)
+        + _wire_record("http://example.org/last", [], ARTICLE)
+    )
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(out), "--fields", "text,title"], capsys)
+    assert status == 0, err  # as the crawl: logged and counted, not a damaged file
+    items = read_jsonl(out)
+    assert [item["url"].rsplit("/", 1)[1] for item in items] == ["first", "boom", "base64", "last"]
+    boom = items[1]
+    assert boom["reason"] == "error" and boom["text"] is None and boom["title"] is None and boom["status"] == 200
+    assert items[0]["text"] and items[3]["text"] and items[3]["reason"] is None
+    assert f"warning: {path}: byte " in err
+    assert "error: extraction failed for http://example.org/boom: RecursionError: maximum recursion" in err
+    errors = sum(item["reason"] == "error" for item in items)  # base64: an error until decoding copes
+    assert f"extraction errors: {errors} (items with reason error)" in err

@@ -22,7 +22,7 @@ from ..extraction import Extraction
 from ..settings import DEFAULT_MAX_SIZE, OUTPUTS
 from .reader import BodyDecodeError, decode_body, parse_http_response
 
-__all__ = ["ITEM_FIELDS", "WarcOptions", "extract_record", "output_value"]
+__all__ = ["ITEM_FIELDS", "WarcOptions", "error_item", "extract_record", "output_value"]
 
 #: Fields every item has, before the extraction outputs; ``reason`` (last) says why the text is empty.
 ITEM_FIELDS = ("url", "warc_record_id", "warc_date", "status")
@@ -75,7 +75,10 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
     Reasons: ``record/<WARC-Type>`` (not a response), ``not_http``, ``http_header`` (broken),
     ``content_encoding`` (corrupt compressed data), and the middleware's ``non_html``,
     ``status``, ``too_large`` (also: decompresses past ``max_size``), ``empty``, ``binary``.
-    The second element of a returned item is ``"item"``.
+    The second element of a returned item is ``"item"``.  A record the extraction cannot
+    handle raises (e.g. a charset Python cannot decode text with, ``charset=base64``):
+    :func:`scrapy_cetd.warc.batch.process_unit` makes it an :func:`error_item`, as the crawl
+    keeps such an item with its error.
     """
     from scrapy.http import Headers
     from scrapy.responsetypes import responsetypes
@@ -126,3 +129,20 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
         item[name] = output_value(result, name)
     item["reason"] = None if result.text else result.reason
     return item, "item"
+
+
+def error_item(headers: Mapping[str, str], block: bytes, options: WarcOptions) -> dict[str, Any]:
+    """The item of a response record whose extraction raised: its WARC fields and HTTP
+    status, every output ``None`` (nothing extracted) and ``reason`` ``"error"`` (the crawl's
+    ``errors/annotation``: the item is kept, the error logged with the URL and counted)."""
+    parsed = parse_http_response(block)
+    item: dict[str, Any] = {
+        "url": headers.get("WARC-Target-URI", "").strip("<>"),
+        "warc_record_id": headers.get("WARC-Record-ID"),
+        "warc_date": headers.get("WARC-Date"),
+        "status": parsed[0] if parsed is not None else None,
+    }
+    for name in options.outputs:
+        item.setdefault(name, None)
+    item["reason"] = "error"
+    return item
