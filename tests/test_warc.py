@@ -554,3 +554,34 @@ def test_a_record_whose_extraction_raises_is_an_error_item_and_the_run_goes_on(
     assert "error: extraction failed for http://example.org/boom: RecursionError: maximum recursion" in err
     errors = sum(item["reason"] == "error" for item in items)  # base64: an error until decoding copes
     assert f"extraction errors: {errors} (items with reason error)" in err
+
+
+COMMENTED = (
+    ARTICLE.replace(b"</body>", b"")
+    + b"<section id='comments' class='comments'><h2>3 Comments</h2><ol class='comment-list'>"
+    + b"".join(
+        b"<li class='comment'><div class='comment-author'>Reader %d</div><div class='comment-content'><p>I found "
+        b"this survey useful and I read the labels of my foods again after it, thanks. %d</p></div></li>" % (n, n)
+        for n in range(3)
+    )
+    + b"</ol></section></body></html>"
+)
+
+
+def test_markdown_comments_and_fingerprint_fields_are_produced_as_the_crawl_produces_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_cetd import extract
+    from scrapy_cetd.fingerprint import text_fingerprint
+
+    path = tmp_path / "one.warc.gz"
+    path.write_bytes(_wire_record("http://example.org/c", [], COMMENTED))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(out), "--fields", "text,markdown,comments,fingerprint"], capsys)
+    assert status == 0, err
+    [item] = read_jsonl(out)
+    expected = extract(COMMENTED, url="http://example.org/c", with_markdown=True, with_comments=True)
+    assert item["text"] == expected.text
+    assert item["markdown"] == expected.markdown and "Nutritional Labeling Survey" in item["markdown"]
+    assert item["comments"] == expected.comments and "Reader 1" in item["comments"]
+    assert item["fingerprint"] == text_fingerprint(expected.text) and len(item["fingerprint"]) == 16

@@ -19,7 +19,8 @@ from typing import Any
 
 from ..api import DEFAULT_ALGORITHM, extract
 from ..extraction import Extraction
-from ..settings import DEFAULT_MAX_SIZE, OUTPUTS
+from ..fingerprint import text_fingerprint
+from ..settings import DEFAULT_MAX_SIZE, METADATA_OUTPUTS, OUTPUTS
 from .reader import BodyDecodeError, decode_body, parse_http_response
 
 __all__ = ["ITEM_FIELDS", "WarcOptions", "error_item", "extract_record", "output_value"]
@@ -60,6 +61,8 @@ def output_value(result: Extraction, name: str) -> Any:
         from ..pipelines import _diagnostics
 
         return _diagnostics(result)
+    if name == "fingerprint":  # as the pipeline: the SimHash of the text
+        return text_fingerprint(result.text)
     if hasattr(result, name):
         return getattr(result, name)
     metadata = getattr(result, "metadata", None)
@@ -116,7 +119,11 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
         url=url,
         threshold_coefficient=options.threshold_coefficient,
         diagnostics="diagnostics" in options.outputs,
+        # The renderings and readings the outputs need, as the crawl's settings choose them.
         with_html="html" in options.outputs,
+        with_markdown="markdown" in options.outputs,
+        with_metadata=any(name == "title" or name in METADATA_OUTPUTS for name in options.outputs),
+        with_comments="comments" in options.outputs,
         **dict(options.params),
     )
     item: dict[str, Any] = {
