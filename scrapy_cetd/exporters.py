@@ -117,15 +117,32 @@ def _arrow_errors() -> tuple[type[BaseException], ...]:
     return (pa.ArrowException, TypeError, ValueError, OverflowError)
 
 
+#: A value JSON cannot hold (cyclic, keys that are not text or numbers, nested past the
+#: recursion limit): no column type fits it, so it is written as null and counted.
+class _NotJson:
+    def __repr__(self) -> str:
+        return "<a value JSON cannot hold: cyclic, or with keys that are not text or numbers>"
+
+
+_NOT_JSON = _NotJson()
+
+
+def _json(value: Any) -> Any:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return _NOT_JSON
+
+
 def _cell(value: Any) -> Any:
     """Mappings, and lists holding them, become JSON text (one column type for any shape)."""
     if isinstance(value, dict) or (isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value)):
-        return json.dumps(value, ensure_ascii=False, default=str)
+        return _json(value)
     return value
 
 
 def _json_text(value: Any) -> Any:
-    return value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return value if value is None or value is _NOT_JSON or isinstance(value, str) else _json(value)
 
 
 class ParquetRows:
@@ -199,10 +216,16 @@ class ParquetRows:
         except _arrow_errors():
             pass
         if pa.types.is_string(column.type):
-            return pa.array([_json_text(value) for value in values], type=column.type)
+            values = [_json_text(value) for value in values]
+            try:
+                return pa.array(values, type=column.type)
+            except _arrow_errors():  # e.g. a lone surrogate, which UTF-8 cannot hold
+                pass
         kept, unfit = [], []
         for value in values:
             try:
+                if value is _NOT_JSON:
+                    raise TypeError
                 pa.array([value], type=column.type)
             except _arrow_errors():
                 kept.append(None)
@@ -239,10 +262,14 @@ class ParquetRows:
         self.rows_written += len(batch)
 
     def close(self) -> None:
-        """Write the last rows; a file with columns but no rows is still a valid Parquet file."""
+        """Write the last rows; a file with columns but no rows, or none (no rows, no
+        ``fields``, no ``types``), is still a valid Parquet file, as an empty JSON feed is ``[]``."""
         self._flush()
-        if self._writer is not None:
-            self._writer.close()
+        if self._writer is None:
+            import pyarrow as pa
+
+            self._writer = self._pq.ParquetWriter(self.sink, pa.schema([]))
+        self._writer.close()
 
 
 try:

@@ -264,6 +264,42 @@ def test_parquet_rows_declared_types_and_fields_each_once(tmp_path: Path) -> Non
         ParquetRows(tmp_path / "bad.parquet", types={"a": "text"})
 
 
+def test_parquet_rows_never_lose_a_row_group_to_a_value_no_column_holds(tmp_path: Path) -> None:
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    looped: list[Any] = [{"a": 1}]
+    looped.append(looped)
+    rows = ParquetRows(tmp_path / "rows.parquet", batch_size=10, types={"text": "string", "authors": "list<string>"})
+    for row in [
+        {"text": "ok", "authors": ["A"], "m": {"k": 1}},
+        {"text": "lone \ud800 surrogate", "authors": ["x\udfff"], "m": cyclic},  # UTF-8 cannot hold them
+        {"text": "tail", "authors": [], "m": {(1, 2): "tuple key"}},  # a key JSON cannot hold
+        {"text": "last", "authors": None, "m": looped},
+    ]:
+        rows.write(row)
+    rows.close()
+    table = pq.read_table(tmp_path / "rows.parquet")
+    assert table.to_pylist() == [
+        {"text": "ok", "authors": ["A"], "m": '{"k": 1}'},
+        {"text": None, "authors": None, "m": None},
+        {"text": "tail", "authors": [], "m": None},
+        {"text": "last", "authors": None, "m": None},
+    ]
+    assert rows.unfit_values == {"text": 1, "authors": 1, "m": 3} and rows.rows_written == 4
+
+
+def test_parquet_feed_without_rows_or_columns_is_a_valid_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.parquet"
+    with path.open("wb") as file:  # as Scrapy stores an empty feed (FEED_STORE_EMPTY): "[]" for JSON
+        exporter = ParquetItemExporter(file)
+        exporter.start_exporting()
+        exporter.finish_exporting()
+    table = pq.read_table(path)
+    assert table.num_rows == 0 and table.column_names == []
+    ParquetRows(tmp_path / "rows.parquet").close()
+    assert pq.read_table(tmp_path / "rows.parquet").num_rows == 0
+
+
 # --- the XML feed exporter (same module) ---------------------------------------------------
 
 
