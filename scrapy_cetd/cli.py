@@ -75,7 +75,7 @@ def _parse_param(text: str) -> tuple[str | None, str, int | float]:
 
 
 class _TooLarge(zlib.error):
-    """Gzip input that expands past the crawl's size limit (``CETD_MAX_SIZE``'s default)."""
+    """Input, or gzip input once expanded, past the crawl's size limit (``CETD_MAX_SIZE``'s default)."""
 
 
 def _gunzip(data: bytes, limit: int) -> bytes:
@@ -94,11 +94,17 @@ def _gunzip(data: bytes, limit: int) -> bytes:
 
 
 def _read_input(name: str) -> bytes:
-    """The bytes of a file (``-``: stdin), gunzipped (up to the crawl's size limit) when
-    they are gzip."""
+    """The bytes of a file (``-``: stdin), gunzipped when they are gzip; either is read up to
+    the crawl's size limit and no further (``/dev/zero`` is too large, not a memory error)."""
     from .settings import DEFAULT_MAX_SIZE
 
-    data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    if name == "-":
+        data = sys.stdin.buffer.read(DEFAULT_MAX_SIZE + 1)
+    else:
+        with open(name, "rb") as file:
+            data = file.read(DEFAULT_MAX_SIZE + 1)
+    if len(data) > DEFAULT_MAX_SIZE:
+        raise _TooLarge(f"larger than {DEFAULT_MAX_SIZE:,} bytes (the crawl's CETD_MAX_SIZE)")
     if data[:2] == b"\x1f\x8b":
         data = _gunzip(data, DEFAULT_MAX_SIZE)
     return data
