@@ -585,3 +585,49 @@ def test_markdown_comments_and_fingerprint_fields_are_produced_as_the_crawl_prod
     assert item["markdown"] == expected.markdown and "Nutritional Labeling Survey" in item["markdown"]
     assert item["comments"] == expected.comments and "Reader 1" in item["comments"]
     assert item["fingerprint"] == text_fingerprint(expected.text) and len(item["fingerprint"]) == 16
+
+
+def _with_length(record: bytes, length: bytes) -> bytes:
+    """A WARC record with its Content-Length (the WARC header's, the first) replaced."""
+    start = record.index(b"Content-Length: ") + len(b"Content-Length: ")
+    return record[:start] + length + record[record.index(b"\r\n", start) :]
+
+
+def _bad_length_records() -> tuple[list[bytes], list[str]]:
+    """Seven exchanges whose responses 1, 2, 3, 4 and 5 have a Content-Length that is negative, too
+    long (by 500 bytes: into the next record), too short, past the end of the file, not a
+    number; and the URLs whose items must come out whole."""
+    pages = [PAGE.replace(b"Words of", b"Words %d of" % n) for n in range(7)]
+    records = [gzip.decompress(member) for member in _members(*pages)]
+    for n, length in zip((1, 2, 3, 4, 5), (b"-5", None, b"100", b"1000000000", b"abc")):
+        response = records[2 * n + 1]
+        declared = response.split(b"Content-Length: ", 1)[1].split(b"\r\n", 1)[0]
+        records[2 * n + 1] = _with_length(response, length or b"%d" % (int(declared) + 500))
+    return records, ["0", "6"]
+
+
+def test_plain_warc_resyncs_after_a_record_with_a_wrong_content_length(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records, whole = _bad_length_records()
+    path = tmp_path / "bad-length.warc"
+    path.write_bytes(b"".join(records))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(out)], capsys)
+    assert status == 1  # damaged data
+    items = read_jsonl(out)
+    assert [item["url"].rsplit("/", 1)[1] for item in items] == whole  # the rest of the file is read
+    for item in items:  # no item holds bytes of another record
+        n = item["url"].rsplit("/", 1)[1]
+        assert f"Words {n} of" in item["text"] and "WARC/1" not in item["text"]
+        assert not any(f"Words {m} of" in item["text"] for m in range(7) if str(m) != n)
+    warnings = [line for line in err.splitlines() if "warning:" in line]
+    offsets = [sum(map(len, records[: 2 * n + 1])) for n in (1, 2, 3, 4, 5)]
+    assert len(warnings) == 5
+    for warning, offset in zip(warnings, offsets):
+        assert f"{path}: byte {offset}: corrupt: " in warning
+        assert f"resumed at byte {offset + len(records[offsets.index(offset) * 2 + 3])}" in warning
+    assert "invalid Content-Length '-5'" in warnings[0] and "invalid Content-Length 'abc'" in warnings[4]
+    assert "does not end the record" in warnings[1] and "does not end the record" in warnings[2]
+    assert "Content-Length 1000000000 runs past the end of the file" in warnings[3]
+    assert "skipped: corrupt 5, record/request 7" in err
