@@ -631,3 +631,46 @@ def test_plain_warc_resyncs_after_a_record_with_a_wrong_content_length(
     assert "does not end the record" in warnings[1] and "does not end the record" in warnings[2]
     assert "Content-Length 1000000000 runs past the end of the file" in warnings[3]
     assert "skipped: corrupt 5, record/request 7" in err
+
+
+def test_damaged_records_in_sound_gzip_are_corrupt_once_at_their_own_offset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records, whole = _bad_length_records()
+    members = [gzip.compress(record, mtime=0) for record in records]
+    path = tmp_path / "bad-length.warc.gz"
+    path.write_bytes(b"".join(members))
+    long_uri = tmp_path / "long-uri.warc.gz"  # a header FastWARC refuses ("Maximum header length exceeded")
+    first, rest = _members(PAGE), _members(PAGE, PAGE)[2:]
+    huge = gzip.decompress(rest[1]).replace(b"http://example.org/1", b"http://example.org/" + b"a" * (5 << 20))
+    huge = gzip.compress(huge, mtime=0)
+    long_uri.write_bytes(b"".join(first) + huge + b"".join(rest))
+    zst = tmp_path / "pages.warc.zst"
+    zst.write_bytes(b"\x28\xb5\x2f\xfd" + bytes(60))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), str(long_uri), str(zst), "-o", str(out)], capsys)
+    assert status == 1
+    assert [item["url"].rsplit("/", 1)[1] for item in read_jsonl(out)] == [*whole, "0", "1"]
+    warnings = [line for line in err.splitlines() if "warning:" in line]
+    offsets = [sum(map(len, members[: 2 * n + 1])) for n in (1, 2, 3, 4, 5)]
+    assert [line.split(": ")[3:5] for line in warnings[:5]] == [[f"byte {n}", "corrupt"] for n in offsets]
+    # Each damaged record once, as what it is: the gzip data is sound (was: http_header and
+    # corrupt_gzip for the same record).
+    assert "skipped: corrupt 6, record/request 9" in err and "http_header" not in err
+    huge_at = sum(map(len, first))  # was reported twice, first at the record before it
+    assert warnings[5:] == [f"scrapy-cetd: warning: {long_uri}: byte {huge_at}: corrupt: Maximum header length "
+                            f"exceeded.; resumed at byte {huge_at + len(huge)}"]
+    assert f"error: {zst}: zstd-compressed data, which is not supported: decompress it first (zstd -d)" in err
+
+
+def test_output_to_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "pages.warc.gz"
+    path.write_bytes(b"".join(_members(*[PAGE] * 50)))
+    process = subprocess.Popen([sys.executable, "-m", "scrapy_cetd", "warc", str(path), "-o", "-"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader goes away (| head -0) before the items come
+    with process.stderr:
+        err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1, err  # as scrapy-cetd extract; 2 is a usage error
+    assert "Traceback" not in err and "error:" not in err

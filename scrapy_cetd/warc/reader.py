@@ -27,6 +27,7 @@ __all__ = [
 ]
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 _DIGITS = re.compile(r"[0-9]+\Z")
 #: A WARC header longer than this is damaged data (FastWARC refuses long ones too).
 _MAX_HEADER = 16 * 1024 * 1024
@@ -70,7 +71,9 @@ class Record:
 
 @dataclass
 class ReadIssue:
-    """Damaged data met while reading: ``kind`` is ``corrupt_gzip`` or ``truncated``."""
+    """Damaged data met while reading: ``kind`` is ``corrupt_gzip`` (gzip data that does not
+    decompress), ``corrupt`` (a WARC record that does not parse, in sound gzip data or a
+    plain file) or ``truncated`` (the file ends in a record)."""
 
     kind: str
     offset: int
@@ -325,6 +328,9 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
             if head.startswith(GZIP_MAGIC):
                 if not _member_is_record(head + file.read(4096)):
                     raise WarcFileError(f"{path}: gzip data that is not a WARC file")
+            elif head.startswith(ZSTD_MAGIC):
+                raise WarcFileError(f"{path}: zstd-compressed data, which is not supported: "
+                                    "decompress it first (zstd -d), or recompress it with gzip")
             elif not head.startswith(b"WARC/"):
                 raise WarcFileError(f"{path}: not a WARC file (it starts with {head[:16]!r})")
         gzipped = is_gzip(path)
@@ -403,8 +409,10 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
                 resume = None
             if cut and resume is None:
                 kind = "truncated"  # the file ends in the record
+            elif gzipped and not _member_decompresses(file, at):
+                kind = "corrupt_gzip"
             else:
-                kind = "corrupt_gzip" if gzipped else "corrupt"
+                kind = "corrupt"  # the gzip data is sound, the WARC record in it is not
             skipped = f"resumed at byte {resume}" if resume is not None else "rest of the file skipped"
             yield ReadIssue(kind, at, f"{failure}; {skipped}")
             if resume is None:
