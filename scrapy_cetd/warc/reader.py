@@ -35,6 +35,9 @@ _STATUS_LINE = re.compile(rb"^HTTP/\d(?:\.\d)? +(\d{3})(?: .*)?$")
 _HEADER_NAME = re.compile(rb"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 #: A member is accepted as a resume point after this much of it decompresses to a WARC header.
 _PROBE = 256 * 1024
+#: The first read when looking for something near an offset; reads then double (so damaged
+#: data among small records costs reads of about their size, not a megabyte each).
+_FIRST_READ = 4096
 _CHUNK_SIZE_LINE = re.compile(rb"^([0-9A-Fa-f]{1,16})[ \t]*(?:;.*)?$")
 #: Decompressed bodies are read in pieces this large (Scrapy's ``_CHUNK_SIZE``).
 _PIECE = 64 * 1024
@@ -109,9 +112,11 @@ def _inflate_member(file: BinaryIO, offset: int) -> tuple[bytes, int | None]:
     inflater = zlib.decompressobj(31)
     head = b""
     read = 0
+    size = _FIRST_READ
     try:
         while not inflater.eof:
-            chunk = file.read(_PROBE)
+            chunk = file.read(size)
+            size = min(2 * size, _PROBE)
             if not chunk:
                 return head, None
             read += len(chunk)
@@ -137,17 +142,25 @@ def _record_end(file: BinaryIO, start: int, content_length: int, gzipped: bool) 
     if gzipped:
         return _inflate_member(file, start)[1]
     file.seek(start)
-    header = file.read(_PROBE)
-    blank = header.find(b"\r\n\r\n")
-    return None if blank < 0 else start + blank + 4 + content_length + 4
+    header, size = b"", _FIRST_READ
+    while True:
+        chunk = file.read(size)
+        header += chunk
+        blank = header.find(b"\r\n\r\n")
+        if blank >= 0:
+            return start + blank + 4 + content_length + 4
+        if not chunk or len(header) >= _PROBE:
+            return None
+        size = min(2 * size, _PROBE)
 
 
 def next_member(file: BinaryIO, offset: int, verify: bool = True) -> int | None:
     """The offset of the first gzip member at or after ``offset`` that holds a WARC record."""
     position = offset
+    size = _FIRST_READ  # growing: a member nearby costs a small read
     while True:
         file.seek(position)
-        window = file.read(1 << 20)
+        window = file.read(size)
         if not window:
             return None
         index = window.find(GZIP_MAGIC)
@@ -157,9 +170,10 @@ def next_member(file: BinaryIO, offset: int, verify: bool = True) -> int | None:
             if _member_is_record(file.read(4096)) and (not verify or _member_decompresses(file, candidate)):
                 return candidate
             index = window.find(GZIP_MAGIC, index + 1)
-        if len(window) < 1 << 20:
+        if len(window) < size:
             return None
         position += len(window) - len(GZIP_MAGIC) + 1
+        size = min(2 * size, 1 << 20)
 
 
 def _unread_tail(
@@ -240,23 +254,27 @@ def _next_plain_record(file: BinaryIO, offset: int) -> int | None:
     header in a plain WARC file (one pass over the bytes, in windows)."""
     marker = b"\nWARC/1."
     position = max(offset - 1, 0)
+    size = _FIRST_READ  # growing: a record nearby costs a small read
     while True:
         file.seek(position)
-        window = file.read(1 << 20)
+        window = file.read(size)
         index = window.find(marker)
         if index != -1:
             return position + index + 1
-        if len(window) < 1 << 20:
+        if len(window) < size:
             return None
         position += len(window) - len(marker) + 1
+        size = min(2 * size, 1 << 20)
 
 
 def _record_stream(file: BinaryIO, start: int, gzipped: bool) -> Iterator[bytes]:
     """The bytes of the record at ``start`` and on: the file's (plain), or its gzip member's."""
     file.seek(start)
     inflater = zlib.decompressobj(31) if gzipped else None
+    size = _FIRST_READ
     while True:
-        raw = file.read(1 << 16)
+        raw = file.read(size)
+        size = min(2 * size, 1 << 20)
         if not raw:
             return
         if inflater is None:
