@@ -369,3 +369,30 @@ def test_inputs_past_the_size_limit_are_too_large_and_not_read_whole(
     if Path("/dev/zero").exists():  # endless: read up to the limit only
         status, _, err = run(capsys, "extract", "/dev/zero")
         assert status == 1 and "/dev/zero: larger than 1,000 bytes" in err
+
+
+def test_a_page_whose_extraction_raises_is_an_error_and_the_next_file_is_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, article: Path
+) -> None:
+    import scrapy_cetd.cli
+
+    real = scrapy_cetd.cli.extract
+
+    def raising(data: bytes, **kwargs: object) -> object:  # e.g. a charset Python cannot decode text with
+        if b"boom" in data:
+            raise LookupError("'hex' is not a text encoding")
+        return real(data, **kwargs)
+
+    monkeypatch.setattr(scrapy_cetd.cli, "extract", raising)
+    boom = tmp_path / "boom.html"
+    boom.write_bytes(b"<html><head><meta charset='hex'></head><body><p>boom</p></body></html>")
+    status, out, err = run(capsys, "extract", str(boom), str(article))
+    assert status == 1
+    assert err == f"scrapy-cetd: error: {boom}: extraction failed (LookupError: 'hex' is not a text encoding)\n"
+    assert FIRST_PARAGRAPH in out
+    status, out, err = run(capsys, "extract", str(boom), str(article), "--format", "json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["file"], r["reason"], r.get("error")) for r in records] == [
+        (str(boom), "error", "extraction failed (LookupError: 'hex' is not a text encoding)"),
+        (str(article), None, None),
+    ]
