@@ -75,7 +75,7 @@ def _parse_param(text: str) -> tuple[str | None, str, int | float]:
 
 
 class _TooLarge(zlib.error):
-    """Gzip input that expands past the crawl's size limit (``CETD_MAX_SIZE``'s default)."""
+    """Input, or gzip input once expanded, past the crawl's size limit (``CETD_MAX_SIZE``'s default)."""
 
 
 def _gunzip(data: bytes, limit: int) -> bytes:
@@ -94,11 +94,17 @@ def _gunzip(data: bytes, limit: int) -> bytes:
 
 
 def _read_input(name: str) -> bytes:
-    """The bytes of a file (``-``: stdin), gunzipped (up to the crawl's size limit) when
-    they are gzip."""
+    """The bytes of a file (``-``: stdin), gunzipped when they are gzip; either is read up to
+    the crawl's size limit and no further (``/dev/zero`` is too large, not a memory error)."""
     from .settings import DEFAULT_MAX_SIZE
 
-    data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    if name == "-":
+        data = sys.stdin.buffer.read(DEFAULT_MAX_SIZE + 1)
+    else:
+        with open(name, "rb") as file:
+            data = file.read(DEFAULT_MAX_SIZE + 1)
+    if len(data) > DEFAULT_MAX_SIZE:
+        raise _TooLarge(f"larger than {DEFAULT_MAX_SIZE:,} bytes (the crawl's CETD_MAX_SIZE)")
     if data[:2] == b"\x1f\x8b":
         data = _gunzip(data, DEFAULT_MAX_SIZE)
     return data
@@ -158,6 +164,19 @@ def _json_record(label: str, result: Extraction, args: argparse.Namespace, error
     return json.dumps(record, ensure_ascii=False)
 
 
+def _failed(label: str, reason: str, error: str, coefficient: float, args: argparse.Namespace) -> int:
+    """An input that gave no extraction: one error line, and in JSON its record (every input
+    gets one) with the reason and the error; the exit status (1)."""
+    _error(f"{label}: {error}")
+    if args.format == "json":
+        empty = Extraction(
+            text="", html="", title=None, algorithm=args.algorithm, threshold=None,
+            threshold_coefficient=coefficient, url=storable_url(args.url), reason=reason,
+        )
+        print(_json_record(label, empty, args, error))
+    return 1
+
+
 def _extract_command(args: argparse.Namespace) -> int:
     params = _checked_params(args)
     if args.format != "json" and (args.with_markdown or args.with_comments):
@@ -171,26 +190,23 @@ def _extract_command(args: argparse.Namespace) -> int:
         try:
             data = _read_input(name)
         except (OSError, EOFError, zlib.error) as exc:
-            _error(f"{label}: {_read_error(exc)}")
-            status = 1
-            if args.format == "json":  # every input gets its record: the reason and the error
-                unread = Extraction(
-                    text="", html="", title=None, algorithm=args.algorithm, threshold=None,
-                    threshold_coefficient=coefficient, url=storable_url(args.url), reason="unreadable",
-                )
-                print(_json_record(label, unread, args, _read_error(exc)))
+            status = _failed(label, "unreadable", _read_error(exc), coefficient, args)
             continue
-        result = extract(
-            data,
-            algorithm=args.algorithm,
-            url=args.url,
-            threshold_coefficient=args.threshold_coefficient,
-            content_type=args.content_type,
-            diagnostics=args.diagnostics,
-            with_markdown=args.format == "markdown" or args.with_markdown,
-            with_comments=args.with_comments,
-            **params,
-        )
+        try:
+            result = extract(
+                data,
+                algorithm=args.algorithm,
+                url=args.url,
+                threshold_coefficient=args.threshold_coefficient,
+                content_type=args.content_type,
+                diagnostics=args.diagnostics,
+                with_markdown=args.format == "markdown" or args.with_markdown,
+                with_comments=args.with_comments,
+                **params,
+            )
+        except Exception as exc:  # one page's failure is its own: the next file is read
+            status = _failed(label, "error", f"extraction failed ({type(exc).__name__}: {exc})", coefficient, args)
+            continue
         if result.reason and result.reason.startswith(_BAD_INPUT_REASONS):
             _error(f"{label}: no HTML to extract from ({result.reason})")
             status = 1
@@ -477,10 +493,11 @@ def _selection_options() -> argparse.ArgumentParser:
 EXIT_STATUS = """\
 exit status of extract:
   0  every file gave text
-  1  some file gave none: unreadable, not HTML (empty, binary, broken gzip) or nothing
-     extracted; one line on stderr says which file and why, the other files are still
-     processed (with --format json every file still gets its record, "text" empty,
-     "reason" saying why, and "error" for a file that could not be read)
+  1  some file gave none: unreadable, too large, not HTML (empty, binary, broken gzip),
+     its extraction failed, or nothing extracted; one line on stderr says which file and
+     why, the other files are still processed (with --format json every file still gets
+     its record, "text" empty, "reason" saying why, and "error" for a file that could not
+     be read or extracted)
   2  usage error (unknown algorithm, option out of range, ...)"""
 
 JSON_RECORD = """\

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -25,6 +26,8 @@ __all__ = [
     "ParquetRows",
     "XmlItemExporter",
     "feed_types",
+    "xml_name",
+    "xml_text",
     "require_pyarrow",
 ]
 
@@ -114,15 +117,32 @@ def _arrow_errors() -> tuple[type[BaseException], ...]:
     return (pa.ArrowException, TypeError, ValueError, OverflowError)
 
 
+#: A value JSON cannot hold (cyclic, keys that are not text or numbers, nested past the
+#: recursion limit): no column type fits it, so it is written as null and counted.
+class _NotJson:
+    def __repr__(self) -> str:
+        return "<a value JSON cannot hold: cyclic, or with keys that are not text or numbers>"
+
+
+_NOT_JSON = _NotJson()
+
+
+def _json(value: Any) -> Any:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return _NOT_JSON
+
+
 def _cell(value: Any) -> Any:
     """Mappings, and lists holding them, become JSON text (one column type for any shape)."""
     if isinstance(value, dict) or (isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value)):
-        return json.dumps(value, ensure_ascii=False, default=str)
+        return _json(value)
     return value
 
 
 def _json_text(value: Any) -> Any:
-    return value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return value if value is None or value is _NOT_JSON or isinstance(value, str) else _json(value)
 
 
 class ParquetRows:
@@ -196,10 +216,16 @@ class ParquetRows:
         except _arrow_errors():
             pass
         if pa.types.is_string(column.type):
-            return pa.array([_json_text(value) for value in values], type=column.type)
+            values = [_json_text(value) for value in values]
+            try:
+                return pa.array(values, type=column.type)
+            except _arrow_errors():  # e.g. a lone surrogate, which UTF-8 cannot hold
+                pass
         kept, unfit = [], []
         for value in values:
             try:
+                if value is _NOT_JSON:
+                    raise TypeError
                 pa.array([value], type=column.type)
             except _arrow_errors():
                 kept.append(None)
@@ -236,10 +262,14 @@ class ParquetRows:
         self.rows_written += len(batch)
 
     def close(self) -> None:
-        """Write the last rows; a file with columns but no rows is still a valid Parquet file."""
+        """Write the last rows; a file with columns but no rows, or none (no rows, no
+        ``fields``, no ``types``), is still a valid Parquet file, as an empty JSON feed is ``[]``."""
         self._flush()
-        if self._writer is not None:
-            self._writer.close()
+        if self._writer is None:
+            import pyarrow as pa
+
+            self._writer = self._pq.ParquetWriter(self.sink, pa.schema([]))
+        self._writer.close()
 
 
 try:
@@ -276,15 +306,98 @@ def feed_types(crawler: Any) -> dict[str, str]:
     return types
 
 
+#: Stats key: values an XML feed could not write as they are (a value holding itself).
+XML_VALUE_STAT = "scrapy_cetd/errors/xml_value"
+#: What an XML feed writes for a value met again inside itself (a cyclic dict or list).
+CYCLE_TEXT = "[cyclic value]"
+#: Characters XML 1.0 cannot hold (``Char``, section 2.2): C0 controls but tab, line feed and
+#: carriage return, lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML_CHAR = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_NAME_START = (
+    "A-Z_a-z\xc0-\xd6\xd8-\xf6\xf8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d\u2070-\u218f"
+    "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+)
+#: Characters that cannot be in an element name (XML 1.0 ``NameChar``, without the colon:
+#: namespace-aware readers take it as an undeclared prefix).
+_NOT_NAME_CHAR = re.compile(f"[^{_NAME_START}\\-.0-9\xb7\u0300-\u036f\u203f-\u2040]")
+_NAME_START_CHAR = re.compile(f"[{_NAME_START}]")
+_END = object()  # marks a container's end on the XML exporter's stack
+
+
+def xml_text(text: str) -> str:
+    """``text`` with each character XML 1.0 cannot hold replaced by U+FFFD."""
+    return _NOT_XML_CHAR.sub("\ufffd", text)
+
+
+def xml_name(key: Any) -> str:
+    """An element name for a key: each character a name cannot hold (a space, a colon, ...)
+    replaced by ``_``, and ``_`` put first when the name cannot start with its first character."""
+    name = _NOT_NAME_CHAR.sub("_", str(key))
+    return name if _NAME_START_CHAR.match(name) else "_" + name
+
+
 class XmlItemExporter(_ScrapyXmlItemExporter):  # type: ignore[misc,valid-type]
-    """Scrapy's XML feed exporter, with ``None`` as an absent element: Scrapy's writes
-    ``str(None)``, so a missing date became ``<date_published>None</date_published>``, a
-    text no reader can tell from the word.  Registered by the add-on for ``xml`` feeds."""
+    """Scrapy's XML feed exporter, always writing well-formed XML.  Registered by the add-on
+    for ``xml`` feeds.  Unlike Scrapy's:
+
+    * ``None`` is an absent element: Scrapy's writes ``str(None)``, so a missing date became
+      ``<date_published>None</date_published>``, a text no reader can tell from the word.
+    * Characters XML 1.0 cannot hold (U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, lone
+      surrogates U+D800-U+DFFF, U+FFFE, U+FFFF) are replaced by U+FFFD (:func:`xml_text`).
+    * A key that is not an XML name becomes one (:func:`xml_name`: ``"a b"`` -> ``a_b``,
+      ``"1st"`` -> ``_1st``).
+    * A dict or list met again inside itself is written as :data:`CYCLE_TEXT`, logged and
+      counted (``scrapy_cetd/errors/xml_value``); nesting of any depth is written without
+      recursion.
+    """
+
+    def __init__(self, file: BinaryIO, *, stats: Any = None, **kwargs: Any) -> None:
+        super().__init__(file, **kwargs)
+        self.stats = stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, file: BinaryIO, *args: Any, **kwargs: Any) -> XmlItemExporter:
+        return cls(file, *args, stats=crawler.stats, **kwargs)
 
     def _export_xml_field(self, name: str, serialized_value: Any, depth: int) -> None:
-        if serialized_value is None:
-            return
-        super()._export_xml_field(name, serialized_value, depth)
+        from xml.sax.xmlreader import AttributesImpl
+
+        from scrapy.utils.python import is_listlike
+
+        open_values: set[int] = set()  # the containers being written: a value among them is a cycle
+        todo: list[tuple[Any, ...]] = [(name, serialized_value, depth)]
+        while todo:
+            entry = todo.pop()
+            if entry[0] is _END:  # a container's end
+                _, name, depth, ident = entry
+                open_values.discard(ident)
+                self._beautify_indent(depth=depth)
+                self.xg.endElement(name)
+                self._beautify_newline()
+                continue
+            name, value, depth = entry
+            if value is None:
+                continue
+            name = xml_name(name)
+            mapping = hasattr(value, "items")
+            container = mapping or is_listlike(value)
+            if container and id(value) in open_values:
+                logger.error("XML feed: %r holds itself; written as %r", name, CYCLE_TEXT)
+                if self.stats is not None:
+                    self.stats.inc_value(XML_VALUE_STAT)
+                value, container = CYCLE_TEXT, False
+            self._beautify_indent(depth=depth)
+            self.xg.startElement(name, AttributesImpl({}))
+            if container:
+                self._beautify_newline()
+                children = list(value.items()) if mapping else [("value", child) for child in value]
+                open_values.add(id(value))
+                todo.append((_END, name, depth, id(value)))
+                todo.extend((key, child, depth + 1) for key, child in reversed(children))
+                continue
+            self.xg.characters(xml_text(value if isinstance(value, str) else str(value)))
+            self.xg.endElement(name)
+            self._beautify_newline()
 
 
 class ParquetItemExporter(BaseItemExporter):  # type: ignore[misc,valid-type]

@@ -341,3 +341,58 @@ def test_evaluate_reports_a_broken_page(capsys: pytest.CaptureFixture[str], tmp_
     status, out, err = run(capsys, "evaluate", str(tmp_path))
     assert status == 2 and out == ""
     assert err.startswith(f"scrapy-cetd: error: {tmp_path / 'html' / 'p1.html.gz'}: cannot read the page (")
+
+
+def test_inputs_past_the_size_limit_are_too_large_and_not_read_whole(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, article: Path
+) -> None:
+    from scrapy_cetd import settings
+
+    monkeypatch.setattr(settings, "DEFAULT_MAX_SIZE", 1000)
+    big = tmp_path / "big.html"
+    big.write_bytes(article.read_bytes().ljust(1001)[:1001])
+    exact = tmp_path / "exact.html"
+    exact.write_bytes(b"<html><body><p>" + b"Some words of text. " * 40 + b"</p></body></html>")
+    assert len(exact.read_bytes()) <= 1000
+    bomb = tmp_path / "bomb.html.gz"
+    bomb.write_bytes(gzip.compress(b"<p>" + b" " * 2000))
+    status, out, err = run(capsys, "extract", str(big), str(bomb), str(exact))
+    assert status == 1
+    assert err.splitlines() == [
+        f"scrapy-cetd: error: {big}: larger than 1,000 bytes (the crawl's CETD_MAX_SIZE)",
+        f"scrapy-cetd: error: {bomb}: gzip data expands to more than 1,000 bytes (the crawl's CETD_MAX_SIZE)",
+    ]
+    assert "Some words of text." in out  # the next file is read
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"<p>" + b"x" * 2000)))
+    status, _, err = run(capsys, "extract", "-")
+    assert status == 1 and err == "scrapy-cetd: error: <stdin>: larger than 1,000 bytes (the crawl's CETD_MAX_SIZE)\n"
+    if Path("/dev/zero").exists():  # endless: read up to the limit only
+        status, _, err = run(capsys, "extract", "/dev/zero")
+        assert status == 1 and "/dev/zero: larger than 1,000 bytes" in err
+
+
+def test_a_page_whose_extraction_raises_is_an_error_and_the_next_file_is_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, article: Path
+) -> None:
+    import scrapy_cetd.cli
+
+    real = scrapy_cetd.cli.extract
+
+    def raising(data: bytes, **kwargs: object) -> object:  # e.g. a charset Python cannot decode text with
+        if b"boom" in data:
+            raise LookupError("'hex' is not a text encoding")
+        return real(data, **kwargs)
+
+    monkeypatch.setattr(scrapy_cetd.cli, "extract", raising)
+    boom = tmp_path / "boom.html"
+    boom.write_bytes(b"<html><head><meta charset='hex'></head><body><p>boom</p></body></html>")
+    status, out, err = run(capsys, "extract", str(boom), str(article))
+    assert status == 1
+    assert err == f"scrapy-cetd: error: {boom}: extraction failed (LookupError: 'hex' is not a text encoding)\n"
+    assert FIRST_PARAGRAPH in out
+    status, out, err = run(capsys, "extract", str(boom), str(article), "--format", "json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["file"], r["reason"], r.get("error")) for r in records] == [
+        (str(boom), "error", "extraction failed (LookupError: 'hex' is not a text encoding)"),
+        (str(article), None, None),
+    ]

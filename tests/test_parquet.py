@@ -262,3 +262,84 @@ def test_parquet_rows_declared_types_and_fields_each_once(tmp_path: Path) -> Non
     assert table.to_pylist() == [{"url": "u0", "tags": [], "n": None}, {"url": "u1", "tags": ["t"], "n": 7}]
     with pytest.raises(ValueError, match="unknown column type 'text'"):
         ParquetRows(tmp_path / "bad.parquet", types={"a": "text"})
+
+
+def test_parquet_rows_never_lose_a_row_group_to_a_value_no_column_holds(tmp_path: Path) -> None:
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    looped: list[Any] = [{"a": 1}]
+    looped.append(looped)
+    rows = ParquetRows(tmp_path / "rows.parquet", batch_size=10, types={"text": "string", "authors": "list<string>"})
+    for row in [
+        {"text": "ok", "authors": ["A"], "m": {"k": 1}},
+        {"text": "lone \ud800 surrogate", "authors": ["x\udfff"], "m": cyclic},  # UTF-8 cannot hold them
+        {"text": "tail", "authors": [], "m": {(1, 2): "tuple key"}},  # a key JSON cannot hold
+        {"text": "last", "authors": None, "m": looped},
+    ]:
+        rows.write(row)
+    rows.close()
+    table = pq.read_table(tmp_path / "rows.parquet")
+    assert table.to_pylist() == [
+        {"text": "ok", "authors": ["A"], "m": '{"k": 1}'},
+        {"text": None, "authors": None, "m": None},
+        {"text": "tail", "authors": [], "m": None},
+        {"text": "last", "authors": None, "m": None},
+    ]
+    assert rows.unfit_values == {"text": 1, "authors": 1, "m": 3} and rows.rows_written == 4
+
+
+def test_parquet_feed_without_rows_or_columns_is_a_valid_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.parquet"
+    with path.open("wb") as file:  # as Scrapy stores an empty feed (FEED_STORE_EMPTY): "[]" for JSON
+        exporter = ParquetItemExporter(file)
+        exporter.start_exporting()
+        exporter.finish_exporting()
+    table = pq.read_table(path)
+    assert table.num_rows == 0 and table.column_names == []
+    ParquetRows(tmp_path / "rows.parquet").close()
+    assert pq.read_table(tmp_path / "rows.parquet").num_rows == 0
+
+
+# --- the XML feed exporter (same module) ---------------------------------------------------
+
+
+def test_xml_feed_is_well_formed_whatever_the_values_and_keys() -> None:
+    import io
+    from collections import Counter
+
+    from lxml import etree
+
+    from scrapy_cetd.exporters import XmlItemExporter
+
+    class Stats(Counter[str]):
+        def inc_value(self, key: str, count: int = 1) -> None:
+            self[key] += count
+
+    cyclic: dict[str, Any] = {"name": "loop"}
+    cyclic["self"] = cyclic
+    looped: list[Any] = ["x"]
+    looped.append(looped)
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(1500):  # deeper than the recursion limit of a recursive writer
+        inner.append([])
+        inner = inner[0]
+    out = io.BytesIO()
+    exporter = XmlItemExporter(out)
+    exporter.stats = stats = Stats()  # as from_crawler sets it
+    exporter.start_exporting()
+    exporter.export_item({
+        "text": "a\x00b\x0bc\x0c\x1fd\ud800e\udfff\ufffe\uffff f\t\n\U0001f600",
+        "a b": 1, "1st": 2, "x:y": 3, "": 4, "meta": {"k\x01": ["v\x02", None, 5]},
+        "cyclic": cyclic, "looped": looped, "deep": deep,
+    })
+    exporter.finish_exporting()
+    root = etree.fromstring(out.getvalue(), etree.XMLParser(huge_tree=True))
+    item = root[0]
+    assert [child.tag for child in item] == ["text", "a_b", "_1st", "x_y", "_", "meta", "cyclic", "looped", "deep"]
+    assert item.findtext("text") == "a\ufffdb\ufffdc\ufffd\ufffdd\ufffde\ufffd\ufffd\ufffd f\t\n\U0001f600"
+    assert [v.text for v in item.find("meta/k_")] == ["v\ufffd", "5"]
+    assert item.findtext("cyclic/name") == "loop" and item.findtext("cyclic/self") == "[cyclic value]"
+    assert [v.text for v in item.find("looped")] == ["x", "[cyclic value]"]
+    assert len(list(item.find("deep").iter("value"))) == 1500
+    assert stats == {"scrapy_cetd/errors/xml_value": 2}

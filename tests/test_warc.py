@@ -520,3 +520,157 @@ def test_ctrl_c_with_jobs_leaves_a_whole_gzip_holding_the_items_it_reports(tmp_p
         assert f"interrupted: {out} holds the first {len(urls)} items" in err, err[-2000:]
         assert urls == [f"http://example.org/{n}" for n in range(len(urls))]
         assert "Traceback" not in err, err  # the workers ignore SIGINT: the command alone stops them
+
+
+def test_a_record_whose_extraction_raises_is_an_error_item_and_the_run_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scrapy_cetd.warc import extract as warc_extract
+
+    def raising(html: Any, **kwargs: Any) -> Any:  # any bug in one page's extraction
+        if kwargs.get("url") == "http://example.org/boom":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(html, **kwargs)
+
+    real = warc_extract.extract
+    monkeypatch.setattr(warc_extract, "extract", raising)
+    path = tmp_path / "mixed.warc.gz"
+    path.write_bytes(
+        _wire_record("http://example.org/first", [], ARTICLE)
+        + _wire_record("http://example.org/boom", [], ARTICLE)
+        # a charset Python has but cannot decode text with (Scrapy's response.text raised)
+        + _wire_record("http://example.org/base64", [b"Content-Type: text/html; charset=base64"], ARTICLE)
+        + _wire_record("http://example.org/last", [], ARTICLE)
+    )
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(out), "--fields", "text,title"], capsys)
+    assert status == 0, err  # as the crawl: logged and counted, not a damaged file
+    items = read_jsonl(out)
+    assert [item["url"].rsplit("/", 1)[1] for item in items] == ["first", "boom", "base64", "last"]
+    boom = items[1]
+    assert boom["reason"] == "error" and boom["text"] is None and boom["title"] is None and boom["status"] == 200
+    assert items[0]["text"] and items[3]["text"] and items[3]["reason"] is None
+    assert f"warning: {path}: byte " in err
+    assert "error: extraction failed for http://example.org/boom: RecursionError: maximum recursion" in err
+    errors = sum(item["reason"] == "error" for item in items)  # base64: an error until decoding copes
+    assert f"extraction errors: {errors} (items with reason error)" in err
+
+
+COMMENTED = (
+    ARTICLE.replace(b"</body>", b"")
+    + b"<section id='comments' class='comments'><h2>3 Comments</h2><ol class='comment-list'>"
+    + b"".join(
+        b"<li class='comment'><div class='comment-author'>Reader %d</div><div class='comment-content'><p>I found "
+        b"this survey useful and I read the labels of my foods again after it, thanks. %d</p></div></li>" % (n, n)
+        for n in range(3)
+    )
+    + b"</ol></section></body></html>"
+)
+
+
+def test_markdown_comments_and_fingerprint_fields_are_produced_as_the_crawl_produces_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_cetd import extract
+    from scrapy_cetd.fingerprint import text_fingerprint
+
+    path = tmp_path / "one.warc.gz"
+    path.write_bytes(_wire_record("http://example.org/c", [], COMMENTED))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(out), "--fields", "text,markdown,comments,fingerprint"], capsys)
+    assert status == 0, err
+    [item] = read_jsonl(out)
+    expected = extract(COMMENTED, url="http://example.org/c", with_markdown=True, with_comments=True)
+    assert item["text"] == expected.text
+    assert item["markdown"] == expected.markdown and "Nutritional Labeling Survey" in item["markdown"]
+    assert item["comments"] == expected.comments and "Reader 1" in item["comments"]
+    assert item["fingerprint"] == text_fingerprint(expected.text) and len(item["fingerprint"]) == 16
+
+
+def _with_length(record: bytes, length: bytes) -> bytes:
+    """A WARC record with its Content-Length (the WARC header's, the first) replaced."""
+    start = record.index(b"Content-Length: ") + len(b"Content-Length: ")
+    return record[:start] + length + record[record.index(b"\r\n", start) :]
+
+
+def _bad_length_records() -> tuple[list[bytes], list[str]]:
+    """Seven exchanges whose responses 1, 2, 3, 4 and 5 have a Content-Length that is negative, too
+    long (by 500 bytes: into the next record), too short, past the end of the file, not a
+    number; and the URLs whose items must come out whole."""
+    pages = [PAGE.replace(b"Words of", b"Words %d of" % n) for n in range(7)]
+    records = [gzip.decompress(member) for member in _members(*pages)]
+    for n, length in zip((1, 2, 3, 4, 5), (b"-5", None, b"100", b"1000000000", b"abc")):
+        response = records[2 * n + 1]
+        declared = response.split(b"Content-Length: ", 1)[1].split(b"\r\n", 1)[0]
+        records[2 * n + 1] = _with_length(response, length or b"%d" % (int(declared) + 500))
+    return records, ["0", "6"]
+
+
+def test_plain_warc_resyncs_after_a_record_with_a_wrong_content_length(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records, whole = _bad_length_records()
+    path = tmp_path / "bad-length.warc"
+    path.write_bytes(b"".join(records))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(out)], capsys)
+    assert status == 1  # damaged data
+    items = read_jsonl(out)
+    assert [item["url"].rsplit("/", 1)[1] for item in items] == whole  # the rest of the file is read
+    for item in items:  # no item holds bytes of another record
+        n = item["url"].rsplit("/", 1)[1]
+        assert f"Words {n} of" in item["text"] and "WARC/1" not in item["text"]
+        assert not any(f"Words {m} of" in item["text"] for m in range(7) if str(m) != n)
+    warnings = [line for line in err.splitlines() if "warning:" in line]
+    offsets = [sum(map(len, records[: 2 * n + 1])) for n in (1, 2, 3, 4, 5)]
+    assert len(warnings) == 5
+    for warning, offset in zip(warnings, offsets):
+        assert f"{path}: byte {offset}: corrupt: " in warning
+        assert f"resumed at byte {offset + len(records[offsets.index(offset) * 2 + 3])}" in warning
+    assert "invalid Content-Length '-5'" in warnings[0] and "invalid Content-Length 'abc'" in warnings[4]
+    assert "does not end the record" in warnings[1] and "does not end the record" in warnings[2]
+    assert "Content-Length 1000000000 runs past the end of the file" in warnings[3]
+    assert "skipped: corrupt 5, record/request 7" in err
+
+
+def test_damaged_records_in_sound_gzip_are_corrupt_once_at_their_own_offset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records, whole = _bad_length_records()
+    members = [gzip.compress(record, mtime=0) for record in records]
+    path = tmp_path / "bad-length.warc.gz"
+    path.write_bytes(b"".join(members))
+    long_uri = tmp_path / "long-uri.warc.gz"  # a header FastWARC refuses ("Maximum header length exceeded")
+    first, rest = _members(PAGE), _members(PAGE, PAGE)[2:]
+    huge = gzip.decompress(rest[1]).replace(b"http://example.org/1", b"http://example.org/" + b"a" * (5 << 20))
+    huge = gzip.compress(huge, mtime=0)
+    long_uri.write_bytes(b"".join(first) + huge + b"".join(rest))
+    zst = tmp_path / "pages.warc.zst"
+    zst.write_bytes(b"\x28\xb5\x2f\xfd" + bytes(60))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), str(long_uri), str(zst), "-o", str(out)], capsys)
+    assert status == 1
+    assert [item["url"].rsplit("/", 1)[1] for item in read_jsonl(out)] == [*whole, "0", "1"]
+    warnings = [line for line in err.splitlines() if "warning:" in line]
+    offsets = [sum(map(len, members[: 2 * n + 1])) for n in (1, 2, 3, 4, 5)]
+    assert [line.split(": ")[3:5] for line in warnings[:5]] == [[f"byte {n}", "corrupt"] for n in offsets]
+    # Each damaged record once, as what it is: the gzip data is sound (was: http_header and
+    # corrupt_gzip for the same record).
+    assert "skipped: corrupt 6, record/request 9" in err and "http_header" not in err
+    huge_at = sum(map(len, first))  # was reported twice, first at the record before it
+    assert warnings[5:] == [f"scrapy-cetd: warning: {long_uri}: byte {huge_at}: corrupt: Maximum header length "
+                            f"exceeded.; resumed at byte {huge_at + len(huge)}"]
+    assert f"error: {zst}: zstd-compressed data, which is not supported: decompress it first (zstd -d)" in err
+
+
+def test_output_to_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "pages.warc.gz"
+    path.write_bytes(b"".join(_members(*[PAGE] * 50)))
+    process = subprocess.Popen([sys.executable, "-m", "scrapy_cetd", "warc", str(path), "-o", "-"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader goes away (| head -0) before the items come
+    with process.stderr:
+        err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1, err  # as scrapy-cetd extract; 2 is a usage error
+    assert "Traceback" not in err and "error:" not in err

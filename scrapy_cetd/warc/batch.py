@@ -24,7 +24,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
 
-from .extract import WarcOptions, extract_record
+from .extract import WarcOptions, error_item, extract_record
 from .reader import ReadIssue, Unit, WarcFileError, iter_records, split_units
 
 __all__ = ["BatchSummary", "UnitResult", "make_units", "open_output", "process_unit", "run_batch"]
@@ -35,13 +35,15 @@ DEFAULT_SPLIT_SIZE = 16 * 1024 * 1024
 
 @dataclass
 class UnitResult:
-    """What one unit produced: items in record order, skips by reason, damaged data, and the
+    """What one unit produced: items in record order, skips by reason, damaged data, records
+    whose extraction raised (``failures``: their items have ``reason`` ``"error"``), and the
     CPU seconds spent reading and extracting."""
 
     unit: Unit
     items: list[dict[str, Any]] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     issues: list[ReadIssue] = field(default_factory=list)
+    failures: list[ReadIssue] = field(default_factory=list)
     error: str | None = None
     records: int = 0
     read_seconds: float = 0.0
@@ -67,7 +69,11 @@ def process_unit(unit: Unit, options: WarcOptions) -> UnitResult:
                 continue
             result.records += 1
             started = clock()
-            item, reason = extract_record(entry.headers, entry.block, options)
+            try:
+                item, reason = extract_record(entry.headers, entry.block, options)
+            except Exception as exc:  # one record's failure is its own, never the run's
+                item, reason = error_item(entry.headers, entry.block, options), "error"
+                result.failures.append(ReadIssue("error", entry.offset, f"{item['url']}: {type(exc).__name__}: {exc}"))
             result.extract_seconds += clock() - started
             if item is None:
                 result.skipped[reason] += 1
@@ -147,6 +153,8 @@ class BatchSummary:
     records: int = 0
     items: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
+    #: Records whose extraction raised: written as items with ``reason`` ``"error"``.
+    errors: int = 0
     read_seconds: float = 0.0
     extract_seconds: float = 0.0
     write_seconds: float = 0.0
@@ -166,6 +174,8 @@ class BatchSummary:
         ]
         if self.skipped:
             out.append("skipped: " + ", ".join(f"{k} {n}" for k, n in sorted(self.skipped.items())))
+        if self.errors:
+            out.append(f"extraction errors: {self.errors} (items with reason error)")
         if self.failed_files:
             out.append(f"failed files: {len(self.failed_files)}")
         return out
@@ -371,6 +381,10 @@ def _write_result(result: UnitResult, writer: _Output, summary: BatchSummary, ba
               f"{issue.message}", file=log)
     if result.issues and result.unit.path not in summary.failed_files:
         summary.failed_files.append(result.unit.path)
+    for failure in result.failures:
+        print(f"{bar.clear()}scrapy-cetd: warning: {result.unit.path}: byte {failure.offset}: error: "
+              f"extraction failed for {failure.message}", file=log)
+    summary.errors += len(result.failures)
     summary.records += result.records
     summary.skipped.update(result.skipped)
     summary.read_seconds += result.read_seconds

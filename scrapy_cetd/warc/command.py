@@ -109,6 +109,8 @@ def _warc_command(args: argparse.Namespace) -> int:
         )
     except (RuntimeError, ValueError) as exc:
         raise CommandError(str(exc)) from None
+    except BrokenPipeError:  # -o - and the reader went away (| head): the CLI stops quietly, as extract
+        raise
     except OSError as exc:
         raise CommandError(f"{args.output}: {exc.strerror or exc}") from None
     for line in summary.lines():

@@ -19,10 +19,11 @@ from typing import Any
 
 from ..api import DEFAULT_ALGORITHM, extract
 from ..extraction import Extraction
-from ..settings import DEFAULT_MAX_SIZE, OUTPUTS
+from ..fingerprint import text_fingerprint
+from ..settings import DEFAULT_MAX_SIZE, METADATA_OUTPUTS, OUTPUTS
 from .reader import BodyDecodeError, decode_body, parse_http_response
 
-__all__ = ["ITEM_FIELDS", "WarcOptions", "extract_record", "output_value"]
+__all__ = ["ITEM_FIELDS", "WarcOptions", "error_item", "extract_record", "output_value"]
 
 #: Fields every item has, before the extraction outputs; ``reason`` (last) says why the text is empty.
 ITEM_FIELDS = ("url", "warc_record_id", "warc_date", "status")
@@ -60,6 +61,8 @@ def output_value(result: Extraction, name: str) -> Any:
         from ..pipelines import _diagnostics
 
         return _diagnostics(result)
+    if name == "fingerprint":  # as the pipeline: the SimHash of the text
+        return text_fingerprint(result.text)
     if hasattr(result, name):
         return getattr(result, name)
     metadata = getattr(result, "metadata", None)
@@ -75,7 +78,10 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
     Reasons: ``record/<WARC-Type>`` (not a response), ``not_http``, ``http_header`` (broken),
     ``content_encoding`` (corrupt compressed data), and the middleware's ``non_html``,
     ``status``, ``too_large`` (also: decompresses past ``max_size``), ``empty``, ``binary``.
-    The second element of a returned item is ``"item"``.
+    The second element of a returned item is ``"item"``.  A record the extraction cannot
+    handle raises (e.g. a charset Python cannot decode text with, ``charset=base64``):
+    :func:`scrapy_cetd.warc.batch.process_unit` makes it an :func:`error_item`, as the crawl
+    keeps such an item with its error.
     """
     from scrapy.http import Headers
     from scrapy.responsetypes import responsetypes
@@ -113,7 +119,11 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
         url=url,
         threshold_coefficient=options.threshold_coefficient,
         diagnostics="diagnostics" in options.outputs,
+        # The renderings and readings the outputs need, as the crawl's settings choose them.
         with_html="html" in options.outputs,
+        with_markdown="markdown" in options.outputs,
+        with_metadata=any(name == "title" or name in METADATA_OUTPUTS for name in options.outputs),
+        with_comments="comments" in options.outputs,
         **dict(options.params),
     )
     item: dict[str, Any] = {
@@ -126,3 +136,20 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
         item[name] = output_value(result, name)
     item["reason"] = None if result.text else result.reason
     return item, "item"
+
+
+def error_item(headers: Mapping[str, str], block: bytes, options: WarcOptions) -> dict[str, Any]:
+    """The item of a response record whose extraction raised: its WARC fields and HTTP
+    status, every output ``None`` (nothing extracted) and ``reason`` ``"error"`` (the crawl's
+    ``errors/annotation``: the item is kept, the error logged with the URL and counted)."""
+    parsed = parse_http_response(block)
+    item: dict[str, Any] = {
+        "url": headers.get("WARC-Target-URI", "").strip("<>"),
+        "warc_record_id": headers.get("WARC-Record-ID"),
+        "warc_date": headers.get("WARC-Date"),
+        "status": parsed[0] if parsed is not None else None,
+    }
+    for name in options.outputs:
+        item.setdefault(name, None)
+    item["reason"] = "error"
+    return item

@@ -5,7 +5,8 @@ FastWARC parses the WARC framing (gzip or plain; measured about twice as fast as
 on the dev pages, docs/archives.md); the HTTP message inside a record is parsed here, so
 a broken HTTP header is one skipped record.  A damaged gzip member (a corrupt or cut
 deflate stream) costs that record only: reading resumes at the next member that
-decompresses to a WARC record.
+decompresses to a WARC record; in a plain WARC file, a record whose Content-Length is wrong
+costs that record only: reading resumes at the next line starting ``WARC/1.``.
 """
 
 from __future__ import annotations
@@ -26,10 +27,17 @@ __all__ = [
 ]
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_DIGITS = re.compile(r"[0-9]+\Z")
+#: A WARC header longer than this is damaged data (FastWARC refuses long ones too).
+_MAX_HEADER = 16 * 1024 * 1024
 _STATUS_LINE = re.compile(rb"^HTTP/\d(?:\.\d)? +(\d{3})(?: .*)?$")
 _HEADER_NAME = re.compile(rb"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 #: A member is accepted as a resume point after this much of it decompresses to a WARC header.
 _PROBE = 256 * 1024
+#: The first read when looking for something near an offset; reads then double (so damaged
+#: data among small records costs reads of about their size, not a megabyte each).
+_FIRST_READ = 4096
 _CHUNK_SIZE_LINE = re.compile(rb"^([0-9A-Fa-f]{1,16})[ \t]*(?:;.*)?$")
 #: Decompressed bodies are read in pieces this large (Scrapy's ``_CHUNK_SIZE``).
 _PIECE = 64 * 1024
@@ -66,7 +74,9 @@ class Record:
 
 @dataclass
 class ReadIssue:
-    """Damaged data met while reading: ``kind`` is ``corrupt_gzip`` or ``truncated``."""
+    """Damaged data met while reading: ``kind`` is ``corrupt_gzip`` (gzip data that does not
+    decompress), ``corrupt`` (a WARC record that does not parse, in sound gzip data or a
+    plain file) or ``truncated`` (the file ends in a record)."""
 
     kind: str
     offset: int
@@ -102,9 +112,11 @@ def _inflate_member(file: BinaryIO, offset: int) -> tuple[bytes, int | None]:
     inflater = zlib.decompressobj(31)
     head = b""
     read = 0
+    size = _FIRST_READ
     try:
         while not inflater.eof:
-            chunk = file.read(_PROBE)
+            chunk = file.read(size)
+            size = min(2 * size, _PROBE)
             if not chunk:
                 return head, None
             read += len(chunk)
@@ -130,17 +142,25 @@ def _record_end(file: BinaryIO, start: int, content_length: int, gzipped: bool) 
     if gzipped:
         return _inflate_member(file, start)[1]
     file.seek(start)
-    header = file.read(_PROBE)
-    blank = header.find(b"\r\n\r\n")
-    return None if blank < 0 else start + blank + 4 + content_length + 4
+    header, size = b"", _FIRST_READ
+    while True:
+        chunk = file.read(size)
+        header += chunk
+        blank = header.find(b"\r\n\r\n")
+        if blank >= 0:
+            return start + blank + 4 + content_length + 4
+        if not chunk or len(header) >= _PROBE:
+            return None
+        size = min(2 * size, _PROBE)
 
 
 def next_member(file: BinaryIO, offset: int, verify: bool = True) -> int | None:
     """The offset of the first gzip member at or after ``offset`` that holds a WARC record."""
     position = offset
+    size = _FIRST_READ  # growing: a member nearby costs a small read
     while True:
         file.seek(position)
-        window = file.read(1 << 20)
+        window = file.read(size)
         if not window:
             return None
         index = window.find(GZIP_MAGIC)
@@ -150,9 +170,10 @@ def next_member(file: BinaryIO, offset: int, verify: bool = True) -> int | None:
             if _member_is_record(file.read(4096)) and (not verify or _member_decompresses(file, candidate)):
                 return candidate
             index = window.find(GZIP_MAGIC, index + 1)
-        if len(window) < 1 << 20:
+        if len(window) < size:
             return None
         position += len(window) - len(GZIP_MAGIC) + 1
+        size = min(2 * size, 1 << 20)
 
 
 def _unread_tail(
@@ -228,12 +249,87 @@ def parse_http_response(block: bytes) -> tuple[int, list[tuple[bytes, bytes]], b
     return int(match.group(1)), headers, block[end + skip :]
 
 
+def _next_plain_record(file: BinaryIO, offset: int) -> int | None:
+    """The offset of the first line at or after ``offset`` that starts a WARC/1.x record
+    header in a plain WARC file (one pass over the bytes, in windows)."""
+    marker = b"\nWARC/1."
+    position = max(offset - 1, 0)
+    size = _FIRST_READ  # growing: a record nearby costs a small read
+    while True:
+        file.seek(position)
+        window = file.read(size)
+        index = window.find(marker)
+        if index != -1:
+            return position + index + 1
+        if len(window) < size:
+            return None
+        position += len(window) - len(marker) + 1
+        size = min(2 * size, 1 << 20)
+
+
+def _record_stream(file: BinaryIO, start: int, gzipped: bool) -> Iterator[bytes]:
+    """The bytes of the record at ``start`` and on: the file's (plain), or its gzip member's."""
+    file.seek(start)
+    inflater = zlib.decompressobj(31) if gzipped else None
+    size = _FIRST_READ
+    while True:
+        raw = file.read(size)
+        size = min(2 * size, 1 << 20)
+        if not raw:
+            return
+        if inflater is None:
+            yield raw
+            continue
+        yield inflater.decompress(raw)
+        if inflater.eof:
+            return
+
+
+def _ends_as_declared(file: BinaryIO, start: int, length: int, gzipped: bool) -> bool:
+    """Whether the record at ``start`` ends where its Content-Length says: its block is
+    followed by the two line ends (inside its gzip member).  A record in the middle of a
+    gzip stream (no member starts at ``start``) cannot be checked and counts as ending so."""
+    if gzipped:
+        file.seek(start)
+        if not _member_is_record(file.read(4096)):
+            return True
+    head = bytearray()
+    block_end: int | None = None  # offset of the block's end in the record
+    offset = 0  # record bytes before ``piece``
+    trailer = b""
+    try:
+        for piece in _record_stream(file, start, gzipped):
+            if block_end is None:
+                head += piece
+                header_end = head.find(b"\r\n\r\n")
+                if header_end < 0:
+                    if len(head) > _MAX_HEADER:
+                        return False
+                    continue
+                block_end = header_end + 4 + length
+                piece, head = bytes(head), bytearray()
+            if offset + len(piece) > block_end:
+                trailer += piece[max(block_end - offset, 0) : block_end + 4 - offset]
+                if len(trailer) >= 4:
+                    return trailer == b"\r\n\r\n"
+            offset += len(piece)
+    except zlib.error:
+        pass
+    return False
+
+
 def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
     """The records of a unit, in order, and :class:`ReadIssue` for damaged data.
 
     Raises :class:`WarcFileError` when the file cannot be opened or does not start as a
     WARC file.  A record whose block is larger than ``max_size`` (0: no limit) comes with
     an empty block and ``headers["X-Skipped"] = "too_large"``: its body is never read.
+
+    A record is handed on once the record after it parses (or the unit ends): a record
+    whose Content-Length is wrong (the next record's header is then not where it says) is
+    reported ``corrupt``, never an item holding bytes of the next record.  After damaged
+    data, reading resumes at the next gzip member holding a WARC record, or (plain WARC)
+    at the next line starting ``WARC/1.``.
     """
     from fastwarc import ArchiveIterator
 
@@ -250,6 +346,9 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
             if head.startswith(GZIP_MAGIC):
                 if not _member_is_record(head + file.read(4096)):
                     raise WarcFileError(f"{path}: gzip data that is not a WARC file")
+            elif head.startswith(ZSTD_MAGIC):
+                raise WarcFileError(f"{path}: zstd-compressed data, which is not supported: "
+                                    "decompress it first (zstd -d), or recompress it with gzip")
             elif not head.startswith(b"WARC/"):
                 raise WarcFileError(f"{path}: not a WARC file (it starts with {head[:16]!r})")
         gzipped = is_gzip(path)
@@ -261,8 +360,13 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
             file.seek(position)
             current = position
             produced = False  # a record or an issue since reading (re)started at ``position``
+            pending: Record | None = None  # read whole; handed on once the next record parses
+            cut = False  # the failure: a block shorter than its Content-Length
             try:
                 for record in ArchiveIterator(file, parse_http=False):
+                    if pending is not None:
+                        yield pending
+                        pending = None
                     current = record.stream_pos  # absolute: FastWARC counts from the file's start
                     if unit.end is not None and current >= unit.end:
                         return
@@ -273,34 +377,65 @@ def iter_records(unit: Unit, max_size: int = 0) -> Iterator[Record | ReadIssue]:
                         # with what it read: no Content-Length, which every record has.
                         yield ReadIssue("truncated", current, "record header cut short (no Content-Length)")
                         continue
-                    headers = dict(record.headers)
+                    declared = record.headers["Content-Length"].strip()
                     length = record.content_length
+                    if not _DIGITS.match(declared) or int(declared) != length:
+                        failure = f"invalid Content-Length {declared[:40]!r}"
+                        break
+                    headers = dict(record.headers)
                     if max_size and length > max_size:
                         headers["X-Skipped"] = "too_large"
                         block = b""
                     else:
                         block = record.reader.read()
                         if len(block) < length:
-                            yield ReadIssue("truncated", current, f"record cut short ({len(block)} of {length} bytes)")
-                            continue
+                            failure, cut = f"record cut short ({len(block)} of {length} bytes)", True
+                            break
                     seen += 1
                     last = (current, length)
-                    yield Record(current, headers, block)
-                issue = _unread_tail(file, unit, None if produced else position, last, gzipped)
-                if issue is not None:
-                    yield issue
-                return
+                    pending = Record(current, headers, block)
+                else:
+                    # A block skipped unread (too large) may claim more bytes than the file has.
+                    if pending is None or "X-Skipped" not in pending.headers or _ends_as_declared(
+                        file, pending.offset, last[1] if last is not None else 0, gzipped
+                    ):
+                        if pending is not None:
+                            yield pending
+                        issue = _unread_tail(file, unit, None if produced else position, last, gzipped)
+                        if issue is not None:
+                            yield issue
+                        return
+                    failure, cut = f"Content-Length {last[1] if last else 0} runs past the end of the file", True
+                    pending = None
             except OSError as exc:
                 if current == unit.start and seen == 0 and unit.start == 0 and not gzipped:
                     raise WarcFileError(f"{path}: not a WARC file ({exc})") from None
-                resume = next_member(file, current + 1) if gzipped else None
-                if resume is not None and unit.end is not None and resume >= unit.end:
-                    resume = None
-                skipped = f"resumed at byte {resume}" if resume is not None else "rest of the file skipped"
-                yield ReadIssue("corrupt_gzip" if gzipped else "corrupt", current, f"{exc}; {skipped}")
-                if resume is None:
-                    return
-                position = resume
+                failure = str(exc)
+            # Damaged data: the record at ``current``, or what follows the whole record before it.
+            at = current
+            if pending is not None:
+                length = last[1] if last is not None else 0
+                if _ends_as_declared(file, pending.offset, length, gzipped):
+                    yield pending
+                    at = _record_end(file, pending.offset, length, gzipped) or pending.offset
+                else:
+                    failure = f"Content-Length {length} does not end the record ({failure})"
+                pending = None
+            last = None
+            resume = next_member(file, at + 1) if gzipped else _next_plain_record(file, at + 1)
+            if resume is not None and unit.end is not None and resume >= unit.end:
+                resume = None
+            if cut and resume is None:
+                kind = "truncated"  # the file ends in the record
+            elif gzipped and not _member_decompresses(file, at):
+                kind = "corrupt_gzip"
+            else:
+                kind = "corrupt"  # the gzip data is sound, the WARC record in it is not
+            skipped = f"resumed at byte {resume}" if resume is not None else "rest of the file skipped"
+            yield ReadIssue(kind, at, f"{failure}; {skipped}")
+            if resume is None:
+                return
+            position = resume
 
 
 class BodyDecodeError(Exception):
