@@ -6,6 +6,7 @@ import math
 import random
 import threading
 
+import numpy as np
 import pytest
 
 from scrapy_cetd import Page, parse_html
@@ -103,6 +104,17 @@ def test_cetd_counts_follow_the_definition_with_nested_links() -> None:
         own = [rng.choice((0, 0, 3, 10)) for _ in range(n)]
         counts = page_module.cetd_counts(parent, is_link, range(n), own)
         assert list(zip(*counts)) == _counts_by_definition(parent, is_link, own)
+
+
+def test_counts_become_arrays_exactly() -> None:
+    values = [0, 1, 255, 256, 2**40, 7]
+    assert page_module._int_array(values).tolist() == values
+    assert page_module._int_array(values, "n").dtype == np.intp
+    assert page_module._int_array([]).size == 0
+    page = small_page()
+    counts = (page.chars, page.tag_count, page.link_chars, page.link_tags)
+    as_arrays = page_module.composite_densities(*(np.array(c) for c in counts))
+    assert page_module.composite_densities(*counts).tobytes() == as_arrays.tobytes()
 
 
 def test_text_density() -> None:
