@@ -429,7 +429,8 @@ def _outermost_pre(page: Page) -> list[int]:
     """Per element, the outermost ``<pre>`` holding it (or -1); empty without ``<pre>``.
 
     Found in :attr:`~scrapy_cetd.page.Page.tags` (a scan in C, stopping at the first
-    ``<pre>``), not by walking the tree: 0.6% of cetd-plus's extraction time."""
+    ``<pre>``), not by walking the tree: cetd-plus's extraction, per page, 0.979 of the
+    time with the walk (an A/B on a third of the first-half pages; same code: 0.985)."""
     tags = page.tags
     if "pre" not in tags:
         return []
