@@ -219,6 +219,10 @@ def _ascii_compatible(encoding: str) -> bool:
         return True  # not ours to judge: the decoding already happened
 
 
+#: What ``bytes.lstrip()`` removes: ASCII whitespace.
+_LEADING_SPACE = re.compile(rb"[ \t\n\r\x0b\x0c]*")
+
+
 def _utf8_for_libxml2(data: bytes, content_type: str | None) -> bool:
     """Whether ``data`` can go to libxml2 undecoded, as UTF-8, with the result
     :func:`decode_html` would give (saving a decode and lxml's re-encoding of a ``str``):
@@ -226,7 +230,8 @@ def _utf8_for_libxml2(data: bytes, content_type: str | None) -> bool:
     ``<meta>`` charset (invalid bytes then become U+FFFD both ways, so the bytes need no
     check; libxml2 replaces a truncated sequence byte by byte where Python replaces it
     once), or nothing declared and the bytes valid UTF-8 (what :func:`decode_html` detects)."""
-    if data.startswith((b"\xef\xbb\xbf", *_UTF16_32_BOMS)) or data.lstrip()[:5].lower() == b"<?xml":
+    start = _LEADING_SPACE.match(data).end()  # data.lstrip(), without copying the page
+    if data.startswith((b"\xef\xbb\xbf", *_UTF16_32_BOMS)) or data[start : start + 5].lower() == b"<?xml":
         return False
     declared = (content_type and http_content_type_encoding(content_type)) or html_body_declared_encoding(data)
     if declared is not None:
@@ -377,6 +382,11 @@ def markup_argument(value: object, function: str, argument: str) -> str | bytes:
     )
 
 
+def _blank(data: str | bytes) -> bool:
+    """``not data.strip()``, without copying ``data``."""
+    return not data or data.isspace()
+
+
 def parse_html(
     data: str | bytes | bytearray | memoryview, *, content_type: str | None = None, max_elements: int = 0
 ) -> etree._Element:
@@ -392,9 +402,11 @@ def parse_html(
     if kind:
         raise EmptyDocument(f"binary:{kind}")
     source = data
-    if isinstance(source, bytes) and source.strip() and not _utf8_for_libxml2(source, content_type):
+    # ``isspace`` rather than ``strip``: the same test (both read the same whitespace),
+    # stopping at the first other character, where ``strip`` copies the page.
+    if isinstance(source, bytes) and not _blank(source) and not _utf8_for_libxml2(source, content_type):
         source = decode_html(source, content_type)[1]
-    if not source.strip():
+    if _blank(source):
         raise EmptyDocument("empty")
     if isinstance(source, str):
         source = _XML_DECLARATION.sub("", source, count=1)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from scrapy_cetd import Page, algorithm_names, extract, extract_tree
 from scrapy_cetd.page import normalize_space
-from scrapy_cetd.parsing import parse_html
+from scrapy_cetd.parsing import EmptyDocument, parse_html
 from tests.scrapy_items import SITE
 
 ALGORITHMS = list(algorithm_names())
@@ -224,6 +224,21 @@ def test_control_characters_in_a_link_of_a_bytes_page() -> None:
     relative = extract(html, with_markdown=True)  # no base: libxml2's serializer encodes them
     assert 'href="/a%0Cb%01c"' in relative.html
     assert "[x](/a%0Cb%01c)" in relative.markdown
+
+
+@pytest.mark.parametrize("blank", [b"", b" \x0b\x0c\t\r\n", "", " \u3000\xa0\u2028\n"])
+def test_blank_input_is_empty(blank: str | bytes) -> None:
+    # What ``strip`` removes, read without copying the page: ASCII whitespace for bytes,
+    # Unicode whitespace for text.
+    with pytest.raises(EmptyDocument, match="empty"):
+        parse_html(blank)
+
+
+def test_an_xml_declaration_after_leading_space_is_read() -> None:
+    # Leading whitespace is passed over (as ``lstrip`` would) to find the declaration:
+    # its charset decodes the bytes, and the declaration is not content.
+    page = b'\n  <?xml version="1.0" encoding="iso-8859-1"?><html><body><p>caf\xe9 au lait</p></body></html>'
+    assert extract(page).text == "caf\u00e9 au lait"
 
 
 def test_utf16_without_bom_follows_the_http_charset() -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import random
 import threading
 
+import numpy as np
 import pytest
 
 from scrapy_cetd import Page, parse_html
@@ -75,6 +77,44 @@ def test_cetd_counts() -> None:
     assert page.link_chars == [12, 8, 4, 4, 4, 0, 4, 4]
     # body: div#nav is all links (LT = T = 2, LC = C) so it counts once more: 3 + 1.
     assert page.link_tags == [4, 2, 0, 0, 1, 0, 1, 0]
+
+
+def _counts_by_definition(parent: list[int], is_link: list[bool], own: list[int]) -> list[tuple[int, int, int, int]]:
+    """C, T, LC, LT of every element straight from the definition (children first)."""
+    n = len(parent)
+    children: list[list[int]] = [[] for _ in range(n)]
+    for i in range(1, n):
+        children[parent[i]].append(i)
+    out: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * n
+    for i in reversed(range(n)):
+        c = own[i] + sum(out[k][0] for k in children[i])
+        t = sum(out[k][1] + 1 for k in children[i])
+        lc = c if is_link[i] else sum(out[k][2] for k in children[i])
+        lt = sum(out[k][3] + page_module.counts_as_link_tag(is_link[k], *out[k]) for k in children[i])
+        out[i] = (c, t, lc, lt)
+    return out
+
+
+def test_cetd_counts_follow_the_definition_with_nested_links() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 30)
+        parent = [-1] + [rng.randrange(i) for i in range(1, n)]
+        is_link = [rng.random() < 0.3 for _ in range(n)]
+        own = [rng.choice((0, 0, 3, 10)) for _ in range(n)]
+        counts = page_module.cetd_counts(parent, is_link, range(n), own)
+        assert list(zip(*counts)) == _counts_by_definition(parent, is_link, own)
+
+
+def test_counts_become_arrays_exactly() -> None:
+    values = [0, 1, 255, 256, 2**40, 7]
+    assert page_module._int_array(values).tolist() == values
+    assert page_module._int_array(values, "n").dtype == np.intp
+    assert page_module._int_array([]).size == 0
+    page = small_page()
+    counts = (page.chars, page.tag_count, page.link_chars, page.link_tags)
+    as_arrays = page_module.composite_densities(*(np.array(c) for c in counts))
+    assert page_module.composite_densities(*counts).tobytes() == as_arrays.tobytes()
 
 
 def test_text_density() -> None:
