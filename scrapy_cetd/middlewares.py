@@ -37,7 +37,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.misc import load_object
 
 from .page import Page
-from .parsing import EmptyDocument, correct_declared_encoding, parse_html, sniff_binary
+from .parsing import EmptyDocument, correct_declared_encoding, decode_html, parse_html, sniff_binary
 from .settings import CetdConfig, ExtractionOptions, InvalidSetting
 
 if TYPE_CHECKING:
@@ -152,8 +152,13 @@ def _is_html(response: Response) -> bool:
 
 def _decoded_text(response: TextResponse) -> str:
     """``response.text``, with a declared charset that does not fit the body corrected as
-    :func:`scrapy_cetd.parsing.decode_html` does."""
-    return correct_declared_encoding(response.body, response.encoding, response.text)[1]
+    :func:`scrapy_cetd.parsing.decode_html` does; a charset that is no text encoding
+    (``charset=base64``: Scrapy's decoding raises) ignored as that function ignores it."""
+    try:
+        text = response.text
+    except (LookupError, UnicodeError):
+        return decode_html(response.body)[1]
+    return correct_declared_encoding(response.body, response.encoding, text)[1]
 
 
 def response_skip_reason(response: Response, max_size: int) -> str | None:

@@ -93,11 +93,18 @@ _URL_UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f\ud800-\udfff]")
 #: parses bytes, and a ``str`` page may carry them): a browser displays none of them.  The
 #: outputs drop them, except vertical tab and form feed, which separate words (as Python's
 #: ``str.split`` reads them) and become spaces, so text, HTML and Markdown keep the same words.
-_OUTPUT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: The noncharacters U+FDD0-U+FDEF, U+FFFE and U+FFFF go too (no text holds them; an XML
+#: feed cannot).
+_OUTPUT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufdd0-\ufdef\ufffe\uffff]")
 
 
 def _displayed_char(match: re.Match[str]) -> str:
     return " " if match.group() in "\x0b\x0c" else ""
+
+
+#: A run of dropped characters between two spaces: it goes with one of them, so "a \ufffe b"
+#: is "a b" in every output (the text's lines are collapsed again; the Markdown's were not).
+_SPACED_DROPS = re.compile(r" [\x00-\x08\x0e-\x1f\x7f\ufdd0-\ufdef\ufffe\uffff]+(?= )")
 
 
 def displayed_text(text: str) -> str:
@@ -105,7 +112,7 @@ def displayed_text(text: str) -> str:
     :data:`_OUTPUT_CONTROLS`); the string itself when it has none (one search)."""
     if _OUTPUT_CONTROLS.search(text) is None:
         return text
-    return _OUTPUT_CONTROLS.sub(_displayed_char, text)
+    return _OUTPUT_CONTROLS.sub(_displayed_char, _SPACED_DROPS.sub("", text))
 
 
 def _percent_encoded(match: re.Match[str]) -> str:
@@ -176,8 +183,15 @@ def _undeclared_encoding(data: bytes) -> str:
 
 
 def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]:
-    """Decode HTML bytes; return ``(encoding, text)``."""
-    encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_undeclared_encoding)
+    """Decode HTML bytes; return ``(encoding, text)``.  A charset label that names a Python
+    codec but no text encoding (``hex``, ``base64``, ``rot13``; ``idna`` and ``punycode``,
+    which fail on markup) is ignored, as the HTML standard ignores a label it does not know:
+    the bytes are read as declaring none (it raised ``LookupError`` or ``UnicodeError``)."""
+    try:
+        encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_undeclared_encoding)
+    except (LookupError, UnicodeError):
+        encoding = _undeclared_encoding(data)
+        return encoding, data.decode(encoding, "replace")
     return correct_declared_encoding(data, encoding, text)
 
 

@@ -282,3 +282,27 @@ def test_an_ascii_incompatible_charset_label_is_ignored(label: str) -> None:
 
     response = HtmlResponse("https://example.com/", body=body.format(label).encode())
     assert expected in _decoded_text(response)
+
+
+@pytest.mark.parametrize("label", ["hex", "base64", "rot13", "idna", "punycode", "undefined"])
+def test_a_charset_label_naming_no_text_encoding_is_ignored(label: str) -> None:
+    # Python codecs that are no text encodings (LookupError) or fail on markup
+    # (UnicodeError): extraction raised, and one such record ended a WARC run.
+    body = "<html><head><meta charset={}></head><body><p>Grüße aus Köln, sagte sie.</p></body></html>"
+    expected = "Grüße aus Köln, sagte sie."
+    assert extract(body.format(label).encode()).text == expected
+    assert extract(body.format("x").encode(), content_type=f"text/html; charset={label}").text == expected
+    from scrapy.http import HtmlResponse
+
+    from scrapy_cetd.middlewares import _decoded_text
+
+    headers = {"Content-Type": f"text/html; charset={label}"}
+    response = HtmlResponse("https://example.com/", body=body.format("x").encode(), headers=headers)
+    assert expected in _decoded_text(response)
+
+
+def test_noncharacters_leave_no_output_and_no_double_space() -> None:
+    html = "<p>Words &#xFFFE; and &#xFFFF; and \ufdd0 here, \x01 kept.</p>"
+    result = extract(html, algorithm="cectd-ds", with_markdown=True)
+    assert result.text == result.markdown == "Words and and here, kept."
+    assert "\ufffe" not in result.html and "\uffff" not in result.html
