@@ -48,7 +48,7 @@ from lxml import etree
 from w3lib.url import safe_url_string
 
 from .page import BLOCK_TAGS, Page, element_text, normalize_space
-from .parsing import displayed_text, storable_text
+from .parsing import displayed_text, storable_text, url_has_host
 
 __all__ = [
     "Metadata",
@@ -1545,11 +1545,10 @@ def _absolute(url: str | None, base: str | None) -> str | None:
         url = urljoin(base, url) if base else url
         if _UNSAFE_IN_URL.search(url):  # w3lib's escaping costs as much as the join: only where needed
             url = safe_url_string(url)
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 (raises ValueError on a port that is not one: ":99999", ":port")
     except ValueError:
         return None
-    return url if _WITH_HOST.match(url) and _HOST.fullmatch(parts.hostname or "") else None
+    # w3lib writes a host IDNA can encode in ASCII and leaves one it cannot as it was
+    return url if url_has_host(url) and url.isascii() else None
 
 
 #: What a URL cannot hold as it is: whitespace, controls, characters beyond ASCII, and
@@ -1560,12 +1559,6 @@ _UNSAFE_IN_URL = re.compile(r'[^\x21-\x7e]|["<>\\^`{|}]')
 #: ``https:////host/...``: a browser reads the host after any number of slashes (WHATWG
 #: URL, "special authority ignore slashes state"); ``urljoin`` finds no host there.
 _EXTRA_SLASHES = re.compile(r"^(https?:)/{3,}", re.IGNORECASE)
-#: An absolute URL: a scheme and a host.
-_WITH_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]")
-#: A host a URL can name: ASCII letters, digits, dots and hyphens (IDNA-encoded, as
-#: :func:`w3lib.url.safe_url_string` writes it), or an IPv6 address; not ``ex ample.com``,
-#: ``a<b>.com``, or a non-ASCII label that IDNA could not encode.
-_HOST = re.compile(r"[A-Za-z0-9._-]+|[0-9A-Fa-f:.]+")
 
 
 def _document_base(page: Page) -> str | None:

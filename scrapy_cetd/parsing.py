@@ -19,6 +19,7 @@ import re
 import threading
 from collections import Counter
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from lxml import etree
 from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding
@@ -117,6 +118,27 @@ def displayed_text(text: str) -> str:
 
 def _percent_encoded(match: re.Match[str]) -> str:
     return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8", "surrogatepass"))
+
+
+#: An absolute URL with a host: a scheme, "//" and a first host character.
+_WITH_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]")
+#: Characters no host holds (WHATWG URL, "forbidden domain code point"): controls, space,
+#: ``#%/:<>?@[\]^|`` and DEL (an IPv6 address's brackets are gone from ``hostname``).
+_FORBIDDEN_IN_HOST = re.compile(r"[\x00-\x20#%/<>?@\[\\\]^|\x7f]")
+
+
+def url_has_host(url: str | None) -> bool:
+    """Whether ``url`` is absolute, with a host a browser would accept and a port that is
+    one: not ``http://ex ample.com/``, ``http://a<b>.com/``, ``http://a.com:99999/``."""
+    if not url or not _WITH_HOST.match(url):
+        return False
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError on a port that is not one: ":99999", ":port")
+    except ValueError:
+        return False
+    host = parts.hostname or ""
+    return bool(host) and (":" in host or _FORBIDDEN_IN_HOST.search(host) is None)
 
 
 def storable_url(url: str | None) -> str | None:

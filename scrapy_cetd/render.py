@@ -31,7 +31,7 @@ from lxml import etree
 
 from .extraction import Selection
 from .page import BLOCK_TAGS, XML_SPACE, Page, normalize_space
-from .parsing import VOID_TAGS, displayed_text, storable_text, storable_url
+from .parsing import VOID_TAGS, displayed_text, storable_text, storable_url, url_has_host
 
 __all__ = ["render"]
 
@@ -445,13 +445,15 @@ def _outermost_pre(page: Page) -> list[int]:
 def _base_url(page: Page) -> str | None:
     """The URL relative links resolve against: the page's ``<base href>`` joined to its
     URL, else its URL; ``None`` when unknown or unparsable (``http://[``: links then stay
-    as written).  A ``<base href>`` that does not parse is passed over, as browsers do."""
+    as written).  A ``<base href>`` that does not parse, or that names no valid host where
+    the page's URL has one (``http://ex ample.com/``, ``javascript:``), is passed over, as
+    the metadata's URLs pass it over."""
     if not _parses(page.url):
         return None
     base = page.root.find("head/base[@href]")
     if base is not None:
         joined = absolute_url(page.url, base.get("href"))
-        if _parses(joined):
+        if url_has_host(joined) if url_has_host(page.url) else _parses(joined):
             return joined
     return page.url
 

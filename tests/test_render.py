@@ -408,3 +408,13 @@ def test_lines_of_nothing_visible_are_dropped_and_joiners_in_words_stay() -> Non
     lines = extract(html).text.splitlines()
     assert len(lines) == 3
     assert lines[2] == "Coders 👩\u200d💻 and na\u00efve words stay."
+
+
+@pytest.mark.parametrize("base", ["http://ex ample.com/", "javascript:void(0)", "http://a.com:99999/"])
+def test_a_base_href_naming_no_valid_host_is_passed_over(base: str) -> None:
+    # as the metadata's canonical URL passes it over: links and canonical agree
+    page = ARTICLE.replace('<base href="/news/">', f'<base href="{base}"><link rel="canonical" href="b2">')
+    result = extract(page, algorithm="cectd-ds", url="https://example.com/a/b", with_markdown=True)
+    assert "[world](https://example.com/a/w.html)" in result.markdown
+    assert 'href="https://example.com/a/w.html"' in result.html
+    assert result.metadata is not None and result.metadata.canonical_url == "https://example.com/a/b2"
