@@ -309,6 +309,7 @@ def test_a_sentence_with_a_date_stays() -> None:
         "<div>Image 1 of 8</div>",
         "<p>STORY CONTINUES BELOW ADVERTISEMENT</p>",
         "<div><span>Caption</span> <button>Close</button></div>",
+        "<div><span>Show Caption</span></div>",
         "<p>12 comments</p>",
     ],
 )

@@ -203,7 +203,8 @@ _STOCK_PHRASES = (
     r"|recommended(?: for you| stories| articles)?|you (?:may|might) also like|more stories|more news"
     r"|trending(?: now| stories)?|most popular|most read|image \d+ of \d+|photo \d+ of \d+"
     r"|like this|loading|like loading"
-    r"|close|previous|next|caption|expand|collapse|enlarge|click to (?:enlarge|expand)|play video|watch video"
+    r"|close|previous|next|(?:show |hide )?caption|expand|collapse|enlarge|click to (?:enlarge|expand)"
+    r"|play video|watch video"
     r"|listen(?: to this article)?|print(?: this)?|email|\d+ comments?|leave a (?:comment|reply)|view comments"
     r"|show comments|back to top|skip (?:to )?(?:content|ad|advertisement))\W*"
 )
