@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from scrapy_cetd import Page, extract, extract_tree, parse_html
+from scrapy_cetd.algorithms.cetd import extract_content, subtree_best
 from tests.test_page import SMALL
 from tests.wcxb import fixture_pages, mean_fixture_f1, word_f1
 
@@ -111,3 +113,39 @@ def test_word_f1_metric() -> None:
     assert word_f1("", "") == 1.0
     assert word_f1("a a b", "a b b") == pytest.approx(2 / 3)
     assert word_f1("x", "y") == 0.0
+
+
+def _random_page(rng: random.Random, elements: int) -> Page:
+    """A page of ``elements`` nested ``<div>`` (each opened inside one of the innermost three open)."""
+    html = ["<html><body>"]
+    open_count = 0
+    for _ in range(elements):
+        close = rng.randint(0, min(open_count, 2))
+        html.append("</div>" * close + "<div>x")
+        open_count += 1 - close
+    html.append("</div>" * open_count + "</body></html>")
+    return Page.from_tree(parse_html("".join(html)))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_subtree_best_and_extract_content_by_their_definitions(seed: int) -> None:
+    """Checked against definitions that need no walk (values from three levels, so many
+    ties): an element's best is the largest value in its subtree, of ties the first in a
+    preorder visiting children last to first (the element itself, else the latest child's
+    subtree), where element ``x`` comes at ``depth(x) + n - end(x)``; ExtractContent visits
+    an element iff it and all its ancestors pass, and marks the visited elements' bests in
+    order of discovery, body marking the top block."""
+    rng = random.Random(seed)
+    page = _random_page(rng, rng.randint(2, 300))
+    n, end = len(page), page.end
+    depth = [len(page.path_to_body(i)) - 1 for i in range(n)]
+    values = [float(rng.randint(0, 2)) for _ in range(n)]
+    best = subtree_best(page, values)
+    for i in range(n):
+        expected = min(range(i, end[i]), key=lambda x: (-values[x], depth[x] + n - end[x]))
+        assert best[i] == expected
+    passes = [True] + [rng.random() < 0.7 for _ in range(n - 1)]
+    top = rng.randrange(1, n)
+    visited = [i for i in range(1, n) if all(passes[x] for x in page.path_to_body(i))]
+    expected_marks = list(dict.fromkeys([top] + [best[i] for i in visited]))
+    assert extract_content(page, passes, best, top) == expected_marks
