@@ -674,3 +674,17 @@ def test_output_to_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
         err = process.stderr.read().decode()
     assert process.wait(timeout=120) == 1, err  # as scrapy-cetd extract; 2 is a usage error
     assert "Traceback" not in err and "error:" not in err
+
+
+def test_a_body_binary_once_decoded_is_skipped_as_the_crawl_skips_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # vertical tabs, form feeds and escapes pass the sniff of the bytes, not that of the text:
+    # the crawl counts skipped/binary; the archive gave an item with reason "binary:binary"
+    path = tmp_path / "mixed.warc.gz"
+    path.write_bytes(b"".join(_members(PAGE, b"\x0b\x0c\x1b" * 400, PAGE)))
+    out = tmp_path / "out.jsonl"
+    status, err = _run(["warc", str(path), "-o", str(out)], capsys)
+    assert status == 0
+    assert [item["url"].rsplit("/", 1)[1] for item in read_jsonl(out)] == ["0", "2"]
+    assert "binary 1" in err

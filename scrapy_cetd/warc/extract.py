@@ -126,6 +126,10 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
         with_comments="comments" in options.outputs,
         **dict(options.params),
     )
+    if result.reason and result.reason.startswith(_UNPARSED):
+        # the decoded text is no page (control characters the byte sniff lets through):
+        # skipped by the prefix of its reason, as the crawl's annotation skips it
+        return None, result.reason.split(":", 1)[0]
     item: dict[str, Any] = {
         "url": url,
         "warc_record_id": headers.get("WARC-Record-ID"),
@@ -136,6 +140,10 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
         item[name] = output_value(result, name)
     item["reason"] = None if result.text else result.reason
     return item, "item"
+
+
+#: The reasons of a page the parser refuses (:class:`scrapy_cetd.parsing.EmptyDocument`).
+_UNPARSED = ("empty", "binary", "unparsable")
 
 
 def error_item(headers: Mapping[str, str], block: bytes, options: WarcOptions) -> dict[str, Any]:
