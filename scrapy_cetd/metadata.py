@@ -359,6 +359,8 @@ def _without_job_tail(part: str) -> str:
     while len(words) > 2 and words[-1].lower() in _JOB_WORDS:
         words.pop()
     return " ".join(words)
+
+
 #: A forum's user name with digits after its letters ("Ejp55230", "luizjr4") is a name.
 #: First dev half, two folds: author 0.818 / 0.829 -> 0.832 / 0.853, no false positive
 #: more (the other names on those forum pages had been taken instead).

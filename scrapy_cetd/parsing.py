@@ -96,7 +96,8 @@ _URL_UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f\ud800-\udfff]")
 #: ``str.split`` reads them) and become spaces, so text, HTML and Markdown keep the same words.
 #: The noncharacters U+FDD0-U+FDEF, U+FFFE and U+FFFF go too (no text holds them; an XML
 #: feed cannot).
-_OUTPUT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufdd0-\ufdef\ufffe\uffff]")
+_OUTPUT_DROPPED = r"\x00-\x08\x0e-\x1f\x7f\ufdd0-\ufdef\ufffe\uffff"
+_OUTPUT_CONTROLS = re.compile(rf"[\x0b\x0c{_OUTPUT_DROPPED}]")
 
 
 def _displayed_char(match: re.Match[str]) -> str:
@@ -105,7 +106,7 @@ def _displayed_char(match: re.Match[str]) -> str:
 
 #: A run of dropped characters between two spaces: it goes with one of them, so "a \ufffe b"
 #: is "a b" in every output (the text's lines are collapsed again; the Markdown's were not).
-_SPACED_DROPS = re.compile(r" [\x00-\x08\x0e-\x1f\x7f\ufdd0-\ufdef\ufffe\uffff]+(?= )")
+_SPACED_DROPS = re.compile(rf" [{_OUTPUT_DROPPED}]+(?= )")
 
 
 def displayed_text(text: str) -> str:
@@ -212,9 +213,14 @@ def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]
     try:
         encoding, text = html_to_unicode(content_type, data, auto_detect_fun=_undeclared_encoding)
     except (LookupError, UnicodeError):
-        encoding = _undeclared_encoding(data)
-        return encoding, data.decode(encoding, "replace")
+        return _read_as_undeclared(data)
     return correct_declared_encoding(data, encoding, text)
+
+
+def _read_as_undeclared(data: bytes) -> tuple[str, str]:
+    """``(encoding, text)`` of bytes whose declared charset is passed over."""
+    encoding = _undeclared_encoding(data)
+    return encoding, data.decode(encoding, "replace")
 
 
 def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[str, str]:
@@ -232,8 +238,7 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
     if not _ascii_compatible(encoding):
         # EBCDIC (cp500, cp037) and the like: a page's markup is ASCII, so such a label
         # cannot be its encoding (the HTML standard knows none of them and ignores the label).
-        guessed = _undeclared_encoding(data)
-        return guessed, data.decode(guessed, "replace")
+        return _read_as_undeclared(data)
     if "\ufffd" in text and label != "utf8":
         try:
             return "utf-8", data.decode("utf-8")
