@@ -479,3 +479,29 @@ def test_a_story_line_about_commissions_stays() -> None:
     assert lines(extract(story_page(last=f"<p>{line}</p>")).text) == [*STORY, line]
     assert plus.is_disclosure("This post may contain affiliate links. Read more on my About page!")
     assert not plus.is_disclosure(line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SIGN-UP now, it is free for you", "Get our NEWSLETTERS", "Straight to your Inbox",
+        "Subscribing takes you a minute", "Donations keep us going", "Join us on Patreon",
+        "Please Consider a gift to our team", "Support Independent journalism, support us",
+    ],
+)
+def test_every_call_the_pattern_finds_passes_the_word_filter(text: str) -> None:
+    assert plus._CALL.search(text) and plus._holds_any(text, plus._CALL_WORDS)
+    assert plus.is_call(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We use AFFILIATE links", "We may Earn a Commission", "we receive us a compensation",
+        "Our Paid Promotion policy", "At No Extra Cost To You, we", "Our products are Chosen Independently",
+        "We selected these Independently Selected picks",
+    ],
+)
+def test_every_disclosure_the_pattern_finds_passes_the_word_filter(text: str) -> None:
+    assert plus._DISCLOSURE.search(text) and plus._holds_any(text, plus._DISCLOSURE_WORDS)
+    assert plus.is_disclosure(text)
