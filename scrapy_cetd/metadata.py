@@ -117,22 +117,34 @@ _MONTHS = {
     for number, names in enumerate(
         (
             "jan january janv janvier jän jänner januar enero ene gennaio gen janeiro januari января stycznia"
-            " ocak tammikuuta ledna ianuarie",
+            " ocak tammikuuta ledna ianuarie"
+            " ιανουαρίου січня januára január",
             "feb february febr februar fév févr février febrero febbraio fevereiro fev februari февраля lutego"
-            " şubat helmikuuta února februarie",
-            "mar march mär märz mars marzo março maart marts марта marca mart maaliskuuta března maret martie",
-            "apr april avr avril abril abr aprile апреля kwietnia nisan huhtikuuta dubna aprilie",
-            "may mai mayo maggio mag maio mei maj мая maja mayıs toukokuuta května",
-            "jun june juin juni junio giugno giu junho июня czerwca haziran kesäkuuta června iunie",
-            "jul july juil juillet juli julio luglio lug julho июля lipca temmuz heinäkuuta července iulie",
-            "aug august août agosto ago augustus augusti августа sierpnia ağustos elokuuta srpna agustus",
+            " şubat helmikuuta února februarie"
+            " φεβρουαρίου лютого februára február",
+            "mar march mär märz mars marzo março maart marts марта marca mart maaliskuuta března maret martie"
+            " μαρτίου березня március márc",
+            "apr april avr avril abril abr aprile апреля kwietnia nisan huhtikuuta dubna aprilie"
+            " απριλίου квітня apríla április ápr",
+            "may mai mayo maggio mag maio mei maj мая maja mayıs toukokuuta května"
+            " μαΐου травня mája május máj",
+            "jun june juin juni junio giugno giu junho июня czerwca haziran kesäkuuta června iunie"
+            " ιουνίου червня júna június jún",
+            "jul july juil juillet juli julio luglio lug julho июля lipca temmuz heinäkuuta července iulie"
+            " ιουλίου липня júla július júl",
+            "aug august août agosto ago augustus augusti августа sierpnia ağustos elokuuta srpna agustus"
+            " αυγούστου серпня augusztus",
             "sep sept september septembre septiembre settembre set setembro сентября września eylül syyskuuta"
-            " září septembrie",
+            " září septembrie"
+            " σεπτεμβρίου вересня septembra szeptember szept",
             "oct october okt oktober octobre octubre ottobre ott outubro out октября października ekim lokakuuta"
-            " října octombrie",
-            "nov november novembre noviembre novembro ноября listopada kasım marraskuuta listopadu noiembrie",
+            " října octombrie"
+            " οκτωβρίου жовтня októbra október",
+            "nov november novembre noviembre novembro ноября listopada kasım marraskuuta listopadu noiembrie"
+            " νοεμβρίου листопада novembra",
             "dec december dez dezember déc décembre diciembre dic dicembre dezembro desember декабря grudnia"
-            " aralık joulukuuta prosince decembrie",
+            " aralık joulukuuta prosince decembrie"
+            " δεκεμβρίου грудня decembra",
         ),
         1,
     )
@@ -156,14 +168,17 @@ _TEXT_DATES = (
         + r"(?:,?\s+(?:de\s+)?|-)(?P<y>(?:19|20)\d\d)\b",
         re.IGNORECASE,
     ),
-    # 2023-May-04
-    re.compile(r"\b(?P<y>(?:19|20)\d\d)-" + _MONTH_NAME + r"-(?P<d>[0-3]?\d)\b", re.IGNORECASE),
+    # 2023-May-04 / 2023. május 4. (Hungarian, the year first)
+    re.compile(r"\b(?P<y>(?:19|20)\d\d)(?:-|\.?\s+)" + _MONTH_NAME + r"(?:-|\s+)(?P<d>[0-3]?\d)\b", re.IGNORECASE),
 )
 _NUMERIC_DATES = (
     re.compile(r"\b(?P<y>(?:19|20)\d\d)[/.](?P<m>[01]?\d)[/.](?P<d>[0-3]?\d)\b"),
     # 2025年12月20日 (Chinese, Japanese), 2025년 12월 20일 (Korean)
     re.compile(r"(?P<y>(?:19|20)\d\d)\s*[年년]\s*(?P<m>[01]?\d)\s*[月월]\s*(?P<d>[0-3]?\d)\s*[日일]"),
-    re.compile(r"\b(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)\b"),
+    # 04.05.2023, 4. 5. 2023 (Czech, Slovak)
+    re.compile(r"\b(?P<d>[0-3]?\d)\.\s?(?P<m>[01]?\d)\.\s?(?P<y>(?:19|20)\d\d)\b"),
+    # 4 tháng 5, 2023 / ngày 4 tháng 5 năm 2023 (Vietnamese)
+    re.compile(r"\b(?P<d>[0-3]?\d)\s+tháng\s+(?P<m>[01]?\d)(?:,\s*|\s+năm\s+)(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
 )
 #: ``12/19/2025``, ``19/12/2025``, ``11-29-2024``: month and day in either order, read only
 #: when the order shows (a number above 12, or both the same); ``03/04/2024`` is no date.
@@ -196,9 +211,11 @@ def parse_date(text: Any) -> str | None:
     when it holds no valid date.  Reads ISO 8601 (basic or extended), ``YYYY/MM/DD``,
     ``DD.MM.YYYY``, ``YYYY年MM月DD日`` (and Korean ``년 월 일``) and dates with month names
     (English, French, German, Spanish, Italian, Portuguese, Dutch, the Scandinavian
-    languages, Turkish, Romanian, Indonesian, and Polish, Russian, Czech and Finnish in the
-    genitive: "20 grudnia 2025", "20 декабря 2025"), with ordinals ("5th of December",
-    "1er décembre") and dashes ("Dec-05-2025", "2025-Dec-05")."""
+    languages, Turkish, Romanian, Indonesian, Hungarian, and Polish, Russian, Ukrainian,
+    Czech, Slovak, Finnish and Greek in the genitive: "20 grudnia 2025", "20 декабря
+    2025", "20 Δεκεμβρίου 2025"), with ordinals ("5th of December", "1er décembre"), dashes
+    ("Dec-05-2025", "2025-Dec-05"), the year first ("2025. december 5.") and Vietnamese
+    numbers ("5 tháng 12, 2025")."""
     if not isinstance(text, str):
         return None
     text = text.strip()[:200]

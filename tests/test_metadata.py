@@ -273,6 +273,14 @@ def test_an_svg_icons_title_is_not_the_pages_title() -> None:
         ("May 4th, 2023", "2023-05-04"),
         ("4. Mai 2023", "2023-05-04"),
         ("04.05.2023", "2023-05-04"),
+        ("4. 5. 2023", "2023-05-04"),  # Czech, Slovak
+        ("4 Μαΐου 2023", "2023-05-04"),  # Greek, Ukrainian, Slovak and Hungarian month names
+        ("4 травня 2023 р.", "2023-05-04"),
+        ("4. mája 2023", "2023-05-04"),
+        ("2023. május 4.", "2023-05-04"),  # the year first
+        ("2023. máj. 4.", "2023-05-04"),
+        ("ngày 4 tháng 5 năm 2023", "2023-05-04"),  # Vietnamese
+        ("4 Tháng 5, 2023", "2023-05-04"),
         ("2024-02-30", None),
         ("&amp;#8211;", None),
         ("yesterday", None),
