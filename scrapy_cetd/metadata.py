@@ -312,7 +312,8 @@ def date_from_url(url: str | None) -> str | None:
 
 _BY = re.compile(
     r"^\s*(?:(?:written|posted|published|reported|reporting|words|text|story|photos?|article)\s+)?"
-    r"(?:by|from|von|par|por|di|door|av|af|autor(?:in)?|author|authors|auteur|escrito por)\s*[:\-]?\s+",
+    r"(?:by|from|von|par|por|di|door|av|af|autor(?:in)?|author|authors|auteur|escrito por|texto|texte|testo|tekst"
+    r"|redacción|автор|yazar|kirjoittaja|napisał[a]?|tác giả|από|συντάκτης)\s*[:\-]?\s+",
     re.IGNORECASE,
 )
 #: "BySummer Swann": a "By" label run into the name without a space.
@@ -343,7 +344,7 @@ _NOT_A_NAME = re.compile(
     r"since|joined|verified|buyer|from|insights|"
     r"sign in|sign up|log in|login|log out|logout|register|account|hi|hello|welcome|"
     r"january|february|march|april|june|july|august|september|october|november|december|"
-    r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec|"
+    r"feb|apr|jun|jul|aug|sep|sept|oct|nov|dec|"
     r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.IGNORECASE,
 )
@@ -412,6 +413,8 @@ def clean_author(text: Any) -> list[str]:
         words = part.split()
         if len(words) > _MAX_NAME_WORDS or len(part) > _MAX_NAME_CHARS or not part[0].isalpha():
             continue
+        if len(words) == 1 and part.lower() in _MONTHS:
+            continue  # "Jan 5, 2024": a month; "Jan Kowalski" is a name
         if names and len(words) == 1 and (part.isupper() or part in _CREDENTIALS):
             continue  # "Dylan Bailey, MS, RD": a credential after a name
         if names and _ROLE_WORDS.issuperset(map(str.lower, words)):

@@ -303,6 +303,22 @@ def test_clean_author() -> None:
 @pytest.mark.parametrize(
     "byline",
     [
+        "Door Jan Jansen", "Autor: Jan Kowalski", "Napisał Jan Kowalski", "Redacción: Jan Pérez", "Texto: Jan Silva",
+        "Автор: Jan Petrov", "Yazar: Jan Yılmaz", "Kirjoittaja: Jan Virtanen", "Tác giả: Jan Nguyễn", "Από Jan Papas",
+    ],
+)
+def test_bylines_labelled_in_other_languages_and_the_name_jan(byline: str) -> None:
+    assert clean_author(byline) == [byline.split()[-2] + " " + byline.split()[-1]]
+
+
+def test_a_month_alone_is_no_name() -> None:
+    assert clean_author("Jan 5, 2024") == clean_author("Jan. 2024") == clean_author("Mai") == []
+    assert clean_author("Jane Doe, Jan 5") == ["Jane Doe"]
+
+
+@pytest.mark.parametrize(
+    "byline",
+    [
         "Jane Doe (AP)",  # a wire's credit
         "Jane Doe @janedoe",  # a handle
         "By Jane Doe, for The Courier",  # the outlet written for
