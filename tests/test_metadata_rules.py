@@ -371,3 +371,22 @@ def test_a_link_to_the_authors_page_is_a_byline() -> None:
     assert meta_of(body=body).authors == ["Ann Lee", "Bo Chen"]
     # a link to "/authorization" is none
     assert meta_of(body='<h1>Bridge costs double</h1><a href="/authorization">Card Authorization</a>').authors == []
+
+
+@pytest.mark.parametrize(
+    ("byline", "name"),
+    [
+        ("Von Hans Müller", "Hans Müller"),
+        ("Autor: Jan Kowalski", "Jan Kowalski"),
+        ("Автор: Иван Петров", "Иван Петров"),
+        ("Redacción: María López", "María López"),
+        ("بقلم محمد علي", "محمد علي"),  # a script without case
+    ],
+)
+def test_a_byline_run_in_another_language_names_the_author(byline: str, name: str) -> None:
+    assert meta_of(body=f"<h1>Bridge costs double</h1><p>{byline}</p>").authors == [name]
+
+
+@pytest.mark.parametrize("sentence", ["Par ailleurs", "Por favor", "Door de regen"])
+def test_a_sentence_opening_with_by_in_another_language_names_no_one(sentence: str) -> None:
+    assert meta_of(body=f"<h1>Bridge costs double</h1><p>{sentence}</p>").authors == []
