@@ -1177,7 +1177,15 @@ def _time_labelled_as_other_date(page: Page, k: int) -> bool:
     return _labelled_as_other_date(page.run_collapsed, run)
 
 
-_PUBLISHED_LABEL = re.compile(r"^(?:first\s+)?(?:published|posted|created)(?:\s+on)?\s*:?(?:\s|$)", re.IGNORECASE)
+#: "Published" (or "Posted", "Created") before a date, also in other languages: "Veröffentlicht
+#: am", "Publié le", "Publicado el", "Pubblicato il", "Gepubliceerd op", "Opublikowano",
+#: "Опубликовано", "Julkaistu", "Yayınlanma", "Publicat".
+_PUBLISHED_LABEL = re.compile(
+    r"^(?:(?:first\s+)?(?:published|posted|created)(?:\s+on)?|veröffentlicht(?:\s+am)?|publié(?:\s+le)?"
+    r"|publicado(?:\s+(?:el|em))?|pubblicato(?:\s+il)?|gepubliceerd(?:\s+op)?|opublikowano|опубликовано|julkaistu"
+    r"|yayınlanma(?:\s+tarihi)?|publicat(?:\s+pe)?)\s*:?(?:\s|$)",
+    re.IGNORECASE,
+)
 
 
 def _published_label_date(page: Page, start: int | None) -> str | None:

@@ -85,6 +85,15 @@ def test_a_published_label_anywhere_after_the_headline_when_nothing_else_dates_t
     assert meta_of(body=unlabelled).date_published is None
 
 
+@pytest.mark.parametrize(
+    "label", ["Published", "Veröffentlicht am", "Publié le", "Publicado el", "Pubblicato il", "Опубликовано:"]
+)
+def test_a_published_label_in_any_of_its_languages(label: str) -> None:
+    filler = "".join(f"<p>Paragraph {k} of the story about the bridge.</p>" for k in range(80))
+    labelled = f"<h1>Bridge costs double</h1>{filler}<div><p>{label} 02.02.2023</p></div>"
+    assert meta_of(body=labelled).date_published == "2023-02-02"
+
+
 def test_a_members_join_date_is_not_the_publish_date() -> None:
     body = "<h1>Bridge costs double</h1><p>ann_lee</p><p>Joined:</p><p>Nov 4, 2011</p><p>Dec 18, 2025</p>"
     assert meta_of(body=body).date_published == "2025-12-18"
