@@ -482,6 +482,19 @@ def strip_site_name(title: str | None, site_names: Iterable[str | None] = ()) ->
     return title
 
 
+def _site_first(title: str | None, site_names: Iterable[str | None]) -> bool:
+    """Whether ``title`` is the site's name and one more part ("Reddit - The heart of the
+    internet"): a home page's title, its motto or a section after the name, which a page
+    rendered by scripts keeps on every page.  Then an ``<h1>`` unlike it is still the
+    headline.  First dev half, two folds: title exact 0.829 / 0.840 -> 0.835 / 0.840,
+    token F1 0.932 / 0.931 -> 0.937 / 0.931 (two pages, both of one site; none lost)."""
+    if not title:
+        return False
+    parts = _TITLE_SEPARATORS.split(normalize_space(title))
+    keys = _site_keys(site_names)
+    return len(parts) == 2 and bool(keys) and _matches_site(_key(parts[0]), keys, contained=False)
+
+
 def _site_keys(site_names: Iterable[str | None]) -> set[str]:
     """The comparison keys (:func:`_key`) of the site's names, the empty one left out."""
     return {_key(name) for name in site_names if name} - {""}
@@ -1762,7 +1775,8 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         heading = next(filter(None, title_h1_texts), None)
         heading = strip_site_name(_unescape(heading), names)
         if heading and declared and _agreement(heading, declared_words) < _H1_MIN_AGREEMENT:
-            heading = None  # an <h1> unlike the declared title is a section's or the site's heading
+            if not _site_first(declared_source, names):  # else the declared title is the site's motto
+                heading = None  # an <h1> unlike the declared title is a section's or the site's heading
         elif heading and declared and _dated_copy(heading, declared):
             heading = None
         title = heading or declared

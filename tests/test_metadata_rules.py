@@ -399,3 +399,12 @@ def test_a_byline_run_in_another_language_names_the_author(byline: str, name: st
 @pytest.mark.parametrize("sentence", ["Par ailleurs", "Por favor", "Door de regen"])
 def test_a_sentence_opening_with_by_in_another_language_names_no_one(sentence: str) -> None:
     assert meta_of(body=f"<h1>Bridge costs double</h1><p>{sentence}</p>").authors == []
+
+
+def test_a_title_of_the_sites_name_and_its_motto_does_not_overrule_the_headline() -> None:
+    body = "<h1>Enameled cast iron pan and metal</h1>"
+    meta = meta_of(body=body, title="Reddit - The heart of the internet", url="https://www.reddit.com/r/castiron/x")
+    assert meta.title == "Enameled cast iron pan and metal"
+    # with the name last, an <h1> unlike the title is a section's: the title stays
+    meta = meta_of(body="<h1>Latest news</h1>", title="Bridge costs double | Riverside", url="https://riverside.com/a")
+    assert meta.title == "Bridge costs double"
