@@ -408,3 +408,15 @@ def test_a_title_of_the_sites_name_and_its_motto_does_not_overrule_the_headline(
     # with the name last, an <h1> unlike the title is a section's: the title stays
     meta = meta_of(body="<h1>Latest news</h1>", title="Bridge costs double | Riverside", url="https://riverside.com/a")
     assert meta.title == "Bridge costs double"
+
+
+def test_a_headline_holding_the_sites_name_and_an_ampersand_is_still_the_headline() -> None:
+    body = '<h1 class="site-hero__heading">Terminix discounts, coupons, and promo codes</h1>'
+    head = ld({"@type": "WebPage", "headline": "Pest control deals and offers"})
+    meta = meta_of(head=head, body=body, title="Terminix Discounts, Coupons &amp; Promo Codes | Terminix",
+                   url="https://www.terminix.com/coupons/")
+    assert meta.title == "Terminix discounts, coupons, and promo codes"
+    # a heading that is the site's name is none
+    meta = meta_of(body='<h1 class="site-title">Terminix</h1>', title="Promo codes | Terminix",
+                   url="https://www.terminix.com/coupons/")
+    assert meta.title == "Promo codes"
