@@ -479,3 +479,10 @@ def test_non_finite_numbers_and_huge_strings_give_no_value() -> None:
     assert meta.description is None and meta.tags == ["Bridges"]
     assert meta.title is None or len(meta.title) < 1000
     assert Metadata(title="T" * 200_000, page_type="Web" * 50_000 + "Page").title is None
+
+
+def test_user_names_with_one_run_of_digits_are_names() -> None:
+    assert clean_author("Need2KnowLion") == ["Need2KnowLion"] and clean_author("ron1cne") == ["ron1cne"]
+    assert clean_author("paul2009") == ["paul2009"]
+    # an account's id, a month glued to a year: no names
+    assert clean_author("mdelatorreq6vkpg2ma0ci") == clean_author("May2024") == []
