@@ -420,3 +420,8 @@ def test_a_headline_holding_the_sites_name_and_an_ampersand_is_still_the_headlin
     meta = meta_of(body='<h1 class="site-title">Terminix</h1>', title="Promo codes | Terminix",
                    url="https://www.terminix.com/coupons/")
     assert meta.title == "Promo codes"
+
+
+def test_a_thread_started_by_someone_names_its_author() -> None:
+    body = "<h1>How is everyone using AI?</h1><p>Started by Biology Forums, June 04, 2024, 11:23:55 AM</p>"
+    assert meta_of(body=body).authors == ["Biology Forums"]
