@@ -1393,6 +1393,18 @@ def _written_as_a_name(name: str, site_keys: set[str], title_key: str) -> bool:
     )
 
 
+def is_byline(text: str) -> bool:
+    """Whether ``text`` (whitespace collapsed) is a byline and nothing else: "By" (or its
+    word in another language, :data:`_BY_LINE`) and people's names, each of two or more
+    capitalised words ("By Stefan Becket, Kathryn Watson", "Von Hans Müller").  cetd-plus
+    (rule 13) leaves such a line at the story's edges out of the text; the metadata reads
+    the names as the authors."""
+    if len(text) > 120 or not _BY_LINE.match(text):
+        return False
+    names = clean_author(text)
+    return bool(names) and all(_written_as_a_name(name, set(), "") for name in names)
+
+
 def _signed_after_the_text(page: Page, start: int | None) -> list[str]:
     """Failing every other source, a "By NAME"/"Written by NAME" run, or a run ending with
     "by" and the name's run, up to :data:`_SIGNED_RUNS` runs after the headline (250

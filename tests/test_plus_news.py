@@ -282,6 +282,8 @@ def story_page(first: str = "", last: str = "") -> str:
         ("<p>Updated Nov 25, 2025 5:00 am PST</p>", "<p>Last updated on November 15, 2025</p>"),
         ("<div><span>By Ann Lee</span> | <span>March 3, 2024</span></div><p>4 min read</p>", ""),
         ("<p>Published 2025-12-20 in World</p>", "<div>Posted 3 hours ago</div>"),
+        ("<p>By Stefan Becket, Kathryn Watson</p>", ""),  # a byline without a date
+        ("<p>Von Hans Müller</p><p>Veröffentlicht am 4. März 2025</p>", ""),  # the metadata's languages
     ],
 )
 def test_datelines_at_the_story_edges_are_out_of_the_text(
@@ -298,6 +300,11 @@ def test_a_sentence_with_a_date_stays() -> None:
     assert plus.is_dateline("January 21, 2025") and plus.is_dateline("3 min read")
     assert not plus.is_dateline("In May 2020, prices rose sharply in all markets.")
     assert not plus.is_dateline(sentence)
+
+
+def test_a_sentence_opening_with_by_stays() -> None:
+    for sentence in ("By Monday the council had closed the harbour road.", "By the way", "By Ann Lee and others"):
+        assert lines(extract(story_page(f"<p>{sentence}</p>")).text) == [sentence, *STORY]
 
 
 @pytest.mark.parametrize(

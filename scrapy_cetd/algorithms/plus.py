@@ -114,7 +114,7 @@ from typing import Any
 import numpy as np
 
 from ..extraction import Selection
-from ..metadata import declared_article_body
+from ..metadata import declared_article_body, is_byline, parse_date
 from ..page import BLOCK_TAGS, Page, composite_densities, counts_as_link_tag, element_text
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
@@ -709,9 +709,14 @@ def _byline_in_top(page: Page, top: int, removed: list[bool]) -> list[int]:
 
 def is_dateline(text: str) -> bool:
     """Rule 13: ``text`` (whitespace collapsed) is a dateline ("Updated Nov 25, 2025 5:00 am
-    PST", "Published 2025-12-20 in News", "By Ann Lee | March 3, 2024", "3 min read")."""
-    if len(text) > DATELINE_MAX_CHARS or not _DATE.search(text):
+    PST", "Published 2025-12-20 in News", "By Ann Lee | March 3, 2024", "3 min read"), or
+    a byline without a date ("By Ann Lee, Bo Roe": :func:`~scrapy_cetd.metadata.is_byline`;
+    first dev half: one article changed, F1 0.9926 -> 0.9959, the folds' means unchanged
+    at four decimals)."""
+    if len(text) > DATELINE_MAX_CHARS:
         return False
+    if not _DATE.search(text) and parse_date(text) is None:  # the metadata's dates: 21 languages
+        return is_byline(text)
     rest = _DATELINE_WORDS.sub(" ", _DATE.sub(" ", text))
     return len(_WORD.findall(rest)) <= DATELINE_OTHER_WORDS
 
