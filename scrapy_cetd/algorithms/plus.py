@@ -88,6 +88,12 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
     children or as a kept block outside it, is left out (:func:`is_disclosure`).  Tuning
     half, both folds up, no page down: article shingle precision 0.9396 / 0.9431 -> 0.9397
     / 0.9434.
+21. A forum post's furniture: where the top block is not prose standing alone (rule 4c),
+    the kept parts labelled as a poster's signature, title, banner or statistics
+    (:data:`FORUM_STEMS`) and short block-level elements whose whole text is a poster's
+    statistic ("Posts: 65703", "Join Date: Aug 2012", "4 Likes": :func:`is_forum_stat`)
+    are removed (:func:`_forum_parts`).  Tuning half, both folds up, only forum pages
+    changed: forum word F1 0.8199 / 0.8179 -> 0.8359 / 0.8301 (odd / even pages).
 
 Rules 13-16 read text, so they read few elements: short ones (at most 40-500 characters)
 at the story's edges, or short block-level ones in kept blocks.  Together with the
@@ -107,11 +113,13 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import and_
 from typing import Any
 
 import numpy as np
+from lxml import etree
 
 from ..extraction import Selection
 from ..metadata import declared_article_body, is_byline, parse_date
@@ -126,6 +134,7 @@ __all__ = [
     "is_call",
     "is_dateline",
     "is_disclosure",
+    "is_forum_stat",
     "is_legal",
     "is_stock_line",
     "main_region",
@@ -1124,6 +1133,135 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
     return subtrees, runs
 
 
+# --- Rule 21: a forum post's furniture ------------------------------------------------
+
+#: Rule 21: class and id words (cut and matched as :mod:`.labels` does: a word starting
+#: with a stem) that name the parts forum software sets around each post's text: the
+#: poster's signature (phpBB, vBulletin, XenForo, GameFAQs), the poster's title, banner
+#: and statistics (XenForo's ``message-userTitle``, ``message-userBanner`` and
+#: ``message-userExtras``: joined, messages, reaction score).  None of them is in a forum
+#: page's main content.
+FORUM_STEMS: tuple[str, ...] = ("signature", "usertitle", "userbanner", "userextras")
+
+
+#: Rule 21: a short element (at most ``FORUM_STAT_MAX_CHARS`` characters) whose whole text
+#: is one of a poster's statistics as forum software prints them beside each post ("Posts:
+#: 65703", "Joined: Mon Jul 19, 2021 12:00 am", "Join Date: Aug 2012", "Reaction score 10",
+#: "4 Likes").  0 turns this half of the rule off.
+FORUM_STAT_MAX_CHARS = 60
+_STAT_LABELS = (
+    r"(?:posts|joined|join date|registered|member since|messages|reaction score|likes received"
+    r"|trophy points|best answers|reputation|karma)"
+)
+_FORUM_STAT = re.compile(
+    rf"{_STAT_LABELS}(?:\s*:\s*[\w,.:/+ -]{{0,40}}|\s+[\d,.]+[km]?)|[\d,.]+[km]? likes?", re.IGNORECASE
+)
+#: The same labels at a text run's start, in the short runs joined by newlines.
+_FORUM_STAT_RUNS = re.compile(rf"\n(?:{_STAT_LABELS}|[\d,.]+[km]? likes?\n)")
+
+
+def is_forum_stat(text: str) -> bool:
+    """Rule 21: ``text`` is a poster's statistic ("Posts: 65703", "Join Date: Aug 2012")."""
+    return len(text) <= FORUM_STAT_MAX_CHARS and _FORUM_STAT.fullmatch(text.strip()) is not None
+
+
+def _forum_stats(page: Page, outermost: list[int], removed: list[bool]) -> list[int]:
+    """Rule 21's statistics in the kept blocks ``outermost``: the highest elements of at
+    most ``FORUM_STAT_MAX_CHARS`` characters holding a run that opens with a statistic's
+    label, when block-level (not a word in a sentence) and their whole text is a statistic
+    (:func:`is_forum_stat`).  One regular-expression scan over the short elements' runs
+    (joined by newlines), as rule 14's; each short ancestor is read once."""
+    if not FORUM_STAT_MAX_CHARS:
+        return []
+    in_ranges = bytearray(len(page))
+    for block in outermost:
+        in_ranges[block : page.end[block]] = b"\x01" * (page.end[block] - block)
+    owner, chars, parent, tags = page.run_owner, page.chars, page.parent, page.tags
+    short_owner = map(FORUM_STAT_MAX_CHARS.__ge__, map(chars.__getitem__, owner))
+    short = list(map(and_, short_owner, map(in_ranges.__getitem__, owner)))
+    joined = "\n" + "\n".join(compress(page.run_collapsed, short)).lower() + "\n"
+    numbers = list(compress(range(len(short)), short))
+    found: set[int] = set()
+    seen: set[int] = set()
+    run = previous = 0
+    for hit in (m.start() for m in _FORUM_STAT_RUNS.finditer(joined)):
+        run += joined.count("\n", previous, hit)
+        previous = hit
+        # Up the short ancestors, each read once: the highest block-level statistic.
+        x, best = owner[numbers[run]], -1
+        while x >= 0 and x not in seen and chars[x] <= FORUM_STAT_MAX_CHARS:
+            seen.add(x)
+            if tags[x] in BLOCK_TAGS and not removed[x] and is_forum_stat(element_text(page.elements[x])):
+                best = x
+            x = parent[x]
+        if best >= 0:
+            found.add(best)
+    stats: list[int] = []
+    for x in sorted(found):
+        if not stats or x >= page.end[stats[-1]]:  # one inside another goes with the outer one
+            stats.append(x)
+            removed[x : page.end[x]] = [True] * (page.end[x] - x)
+    return stats
+
+
+@lru_cache(maxsize=4)
+def _forum_pattern(stems: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, stems)) + ")")
+
+
+def _forum_parts(page: Page, blocks: list[int], removed: list[bool], top: int) -> list[int]:
+    """Rule 21: remove the kept content's parts that are a forum post's furniture: those
+    labelled so (:data:`FORUM_STEMS`, :func:`_labelled_forum_parts`) and a poster's
+    statistics (:func:`_forum_stats`).  Called only when the top block is not prose
+    standing alone (rule 4c; a thread's top block is one post of a repeated group): on the
+    tuning half every page it changed was such a page, and articles skip its cost.  Marks
+    ``removed`` in place and returns the parts removed."""
+    if not blocks:
+        return []
+    end = page.end
+    outermost: list[int] = []
+    for block in sorted(blocks):
+        if not outermost or block >= end[outermost[-1]]:
+            outermost.append(block)
+    parts = _labelled_forum_parts(page, outermost, removed, top)
+    return sorted(parts + _forum_stats(page, outermost, removed))
+
+
+def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool], top: int) -> list[int]:
+    """Rule 21's labelled parts (:data:`FORUM_STEMS`): the highest lying in a kept block
+    (``outermost``: the kept blocks not nested in another) or holding one, never the top
+    block or its ancestors.  The ``class`` and ``id`` values are read in the kept blocks'
+    subtrees (one C-level XPath each) and on the kept blocks' ancestors below the top
+    block's path (each once): reading the whole page's doubled the selection's time."""
+    if not FORUM_STEMS:
+        return []
+    pattern = _forum_pattern(tuple(FORUM_STEMS))
+    elements, index, end, parent = page.elements, page.index, page.end, page.parent
+    labelled = {
+        index[value.getparent()]
+        for block in outermost
+        for value in _CLASS_OR_ID(elements[block])
+        if pattern.search(value.lower())
+    }
+    above = set(page.path_to_body(top))  # the top block's path, then the ancestors read
+    for block in outermost:
+        x = parent[block]
+        while x >= 0 and x not in above:
+            above.add(x)
+            if pattern.search(" ".join((elements[x].get("class") or "", elements[x].get("id") or "")).lower()):
+                labelled.add(x)
+            x = parent[x]
+    parts: list[int] = []
+    for i in sorted(labelled):
+        if (not parts or i >= end[parts[-1]]) and not removed[i] and not i <= top < end[i]:
+            removed[i : end[i]] = [True] * (end[i] - i)
+            parts.append(i)
+    return parts
+
+
+_CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
+
+
 def plus_selection(
     page: Page,
     coefficient: float,
@@ -1171,6 +1309,9 @@ def plus_selection(
         filtered = set(blocks)
         blocks, removed, comment_roots = _prune(page, blocks, top, counts, link_prune, info)
         filtered.difference_update(blocks)
+        forum_parts = [] if info.get("top_is_lone_prose") else _forum_parts(page, blocks, removed, top)
+        if forum_parts:
+            info["forum_parts"] = _Named(forum_parts)
         undeclared = _undeclared(page, blocks, removed, top) if DECLARED_MIN_WORDS else []
         if undeclared:
             info["undeclared"] = _Named(undeclared)
