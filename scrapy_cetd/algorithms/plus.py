@@ -114,7 +114,7 @@ from typing import Any
 import numpy as np
 
 from ..extraction import Selection
-from ..metadata import declared_article_body
+from ..metadata import _json_objects, _types, declared_article_body
 from ..page import BLOCK_TAGS, Page, composite_densities, counts_as_link_tag, element_text
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
@@ -1103,6 +1103,67 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
     return subtrees, runs
 
 
+# Rule 20: product pages ------------------------------------------------------------------
+
+#: Rule 20: on a page declaring a product, the highest elements whose label (the ``class``,
+#: ``id`` and component-naming ``data-*`` words, :func:`_label`'s) has a word starting with
+#: one of these stems are removed before counting, as rule 2's elements are: customers'
+#: reviews and ratings, "recommended"/"you may also like" carousels, upsells.
+PRODUCT_NOISE_STEMS: tuple[str, ...] = ("review", "rating", "recommend", "carousel", "upsell")
+#: ... unless the element holds more than this share of the page's characters.
+PRODUCT_NOISE_MAX_SHARE = 0.5
+#: ... nor when more than this many of them have the same tag and ``class``.
+PRODUCT_NOISE_MAX_REPEATS = 2
+#: The JSON-LD types that declare the page's product.
+PRODUCT_TYPES = frozenset({"Product", "ProductGroup"})
+
+
+def is_product_page(page: Page) -> bool:
+    """Rule 20's gate: the page declares a product, as a JSON-LD object of its own (top
+    level, ``@graph`` member or ``mainEntity``, :data:`PRODUCT_TYPES`; not a review's
+    ``itemReviewed``) or as its ``og:type`` (``product``, ``product.item``)."""
+    texts = [text for text in page.json_ld if "Product" in text]
+    if texts and any(PRODUCT_TYPES.intersection(_types(item)) for item in _json_objects(texts)):
+        return True
+    head = page.root.find("head")
+    return head is not None and any(
+        (meta.get("property") or "").strip().lower() == "og:type"
+        and (meta.get("content") or "").strip().lower().startswith("product")
+        for meta in head.iter("meta")
+    )
+
+
+def product_noise_roots(page: Page) -> list[int]:
+    """Rule 20: on a product page (:func:`is_product_page`), the highest elements labelled
+    with a :data:`PRODUCT_NOISE_STEMS` word and holding at most ``PRODUCT_NOISE_MAX_SHARE``
+    of the page's characters, in document order; one pass, each element read at most once."""
+    if not PRODUCT_NOISE_STEMS or not is_product_page(page):
+        return []
+    stems = re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, PRODUCT_NOISE_STEMS)) + ")")
+    chars, end, elements, tags, is_link = page.chars, page.end, page.elements, page.tags, page.is_link
+    max_chars = PRODUCT_NOISE_MAX_SHARE * chars[0]
+    roots = []
+    node, n = 1, len(page)
+    while node < n:
+        if not chars[node] or is_link[node]:
+            node = end[node]
+            continue
+        names = " ".join(
+            value
+            for name, value in elements[node].items()
+            if name in ("class", "id") or (_names_a_component(name) and len(value) <= _COMPONENT_NAME_MAX_CHARS)
+        )
+        if names and tags[node] not in HEADING_TAGS and chars[node] <= max_chars and stems.search(names.lower()):
+            roots.append(node)
+            node = end[node]
+        else:
+            node += 1
+    # Parts labelled alike, repeated, are the page's own items (a roundup's product
+    # reviews, a listing's photo carousels), not a section about the product.
+    signatures = Counter((tags[i], elements[i].get("class")) for i in roots)
+    return [i for i in roots if signatures[tags[i], elements[i].get("class")] <= PRODUCT_NOISE_MAX_REPEATS]
+
+
 def plus_selection(
     page: Page,
     coefficient: float,
@@ -1121,10 +1182,15 @@ def plus_selection(
     """
     positions = tag_positions(page)
     roots = removed_roots(page, positions)
+    product_noise = product_noise_roots(page)
+    if product_noise:
+        roots = sorted(set(roots).union(product_noise))
     counts = _counts_without(page, roots)
     density = composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
     removed = counts.removed
     info: dict[str, Any] = {"removed": _Named(roots)}
+    if product_noise:
+        info["product_noise"] = _Named(product_noise)
     if counts.chars[0] == 0:
         return Selection(threshold=None, diagnostics=info | _described(page, info))
     if page.block_starts[-1] == 1:
