@@ -1108,8 +1108,8 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
 #: Rule 20: on a page declaring a product, the highest elements whose label (the ``class``,
 #: ``id`` and component-naming ``data-*`` words, :func:`_label`'s) has a word starting with
 #: one of these stems are removed before counting, as rule 2's elements are: customers'
-#: reviews and ratings, "recommended"/"you may also like" carousels, upsells.
-PRODUCT_NOISE_STEMS: tuple[str, ...] = ("review", "rating", "recommend", "carousel", "upsell")
+#: reviews, "recommended"/"you may also like" carousels, upsells.
+PRODUCT_NOISE_STEMS: tuple[str, ...] = ("review", "recommend", "carousel", "upsell")
 #: ... unless the element holds more than this share of the page's characters.
 PRODUCT_NOISE_MAX_SHARE = 0.5
 #: ... nor when more than this many of them have the same tag and ``class``.
