@@ -90,6 +90,16 @@ def test_og_type_product_declares_a_product() -> None:
     assert "Review 3:" not in text
 
 
+def test_a_button_to_buy_it_makes_a_product_page() -> None:
+    button = "<form action='/cart/add'><button class='btn add-to-cart-button'>Add to cart</button></form>"
+    html = product_page(declared="none").replace("<div class='features'>", button + "<div class='features'>")
+    assert plus.is_product_page(page_of(html))
+    assert "Review 3:" not in extract(html).text
+    # A link saying so (a shop's menu on an article) is not a control.
+    link = "<a class='add-to-cart' href='/cart'>Cart</a>"
+    assert not plus.is_product_page(page_of(product_page(declared="none").replace("<main>", link + "<main>")))
+
+
 def test_a_page_declaring_no_product_is_left_alone() -> None:
     page = page_of(product_page(declared="none"))
     assert not plus.is_product_page(page)

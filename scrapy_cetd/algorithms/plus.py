@@ -1116,20 +1116,31 @@ PRODUCT_NOISE_MAX_SHARE = 0.5
 PRODUCT_NOISE_MAX_REPEATS = 2
 #: The JSON-LD types that declare the page's product.
 PRODUCT_TYPES = frozenset({"Product", "ProductGroup"})
+#: The controls a shop puts on a product's page, and the label of the one that buys it.
+_CONTROL_TAGS = frozenset({"button", "input", "form"})
+_ADD_TO_CART = re.compile(r"add[-_ ]?to[-_ ]?(?:cart|bag|basket)|buy[-_ ]?now", re.IGNORECASE)
 
 
 def is_product_page(page: Page) -> bool:
     """Rule 20's gate: the page declares a product, as a JSON-LD object of its own (top
     level, ``@graph`` member or ``mainEntity``, :data:`PRODUCT_TYPES`; not a review's
-    ``itemReviewed``) or as its ``og:type`` (``product``, ``product.item``)."""
+    ``itemReviewed``) or as its ``og:type`` (``product``, ``product.item``), or it has a
+    control to buy one (a ``button``, ``input`` or ``form`` whose ``class``, ``id``,
+    ``name``, ``value`` or ``action`` says add to cart, bag or basket, or buy now)."""
     texts = [text for text in page.json_ld if "Product" in text]
     if texts and any(PRODUCT_TYPES.intersection(_types(item)) for item in _json_objects(texts)):
         return True
     head = page.root.find("head")
-    return head is not None and any(
+    if head is not None and any(
         (meta.get("property") or "").strip().lower() == "og:type"
         and (meta.get("content") or "").strip().lower().startswith("product")
         for meta in head.iter("meta")
+    ):
+        return True
+    elements = page.elements
+    return any(
+        _ADD_TO_CART.search(" ".join(filter(None, map(elements[i].get, ("class", "id", "name", "value", "action")))))
+        for i in compress(range(len(page)), map(_CONTROL_TAGS.__contains__, page.tags))
     )
 
 
