@@ -1698,6 +1698,13 @@ def declared_article_body(json_ld: Iterable[str]) -> str | None:
     return _plain_text(max(bodies, key=len)) if bodies else None
 
 
+def declared_types(json_ld: Iterable[str]) -> Iterator[list[str]]:
+    """The schema.org types (``"Product"``, ``"NewsArticle"``) of each object the page's
+    JSON-LD texts declare: top level, ``@graph`` members, ``mainEntity`` (not an object's
+    property: a review's ``itemReviewed``).  Read by cetd-plus's rule 20."""
+    return map(_types, _json_objects(json_ld))
+
+
 def _tag_space(tag: re.Match[str]) -> str:
     """A block-level tag separates words; an inline one (``<strong>``, ``<a>``) does not."""
     name = tag.group(1).lower()

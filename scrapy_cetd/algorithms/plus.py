@@ -88,6 +88,13 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
     children or as a kept block outside it, is left out (:func:`is_disclosure`).  Tuning
     half, both folds up, no page down: article shingle precision 0.9396 / 0.9431 -> 0.9397
     / 0.9434.
+20. Product pages: on a page that declares a product (JSON-LD ``Product``, ``og:type``
+    ``product``) or has a control to buy one (add to cart), the highest parts labelled as
+    reviews, recommendations, carousels or upsells are removed before counting, as rule 2's
+    elements are (:func:`product_noise_roots`; not headings, links, parts labelled alike
+    three times or more, nor a part of over half the page).  Tuning half, odd / even
+    pages: product word F1 0.5497 / 0.6161 -> 0.6056 / 0.6648, services 0.8442 -> 0.8457
+    (odd), the other types and articles unchanged.
 21. A forum post's furniture: where the top block is not prose standing alone (rule 4c),
     the kept parts labelled as a poster's signature, title, banner or statistics
     (:data:`FORUM_STEMS`) and short block-level elements whose whole text is a poster's
@@ -122,7 +129,7 @@ import numpy as np
 from lxml import etree
 
 from ..extraction import Selection
-from ..metadata import declared_article_body, is_byline, parse_date
+from ..metadata import declared_article_body, declared_types, is_byline, parse_date
 from ..page import BLOCK_TAGS, Page, composite_densities, counts_as_link_tag, element_text
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
@@ -287,9 +294,9 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 NOT_BLOCK_TAGS = frozenset({"aside"})
 #: ... and ``<pre>``, one block (rule 3): the tags :func:`_density_sums` reads besides links.
 _NOT_BLOCK_OR_PRE = NOT_BLOCK_TAGS | {"pre"}
-#: The tags rules 2-4 and 6 look for, found in one scan of the page's tag list
+#: The tags rules 2-4, 6 and 20 look for, found in one scan of the page's tag list
 #: (:func:`tag_positions`; the links are read from :attr:`~scrapy_cetd.page.Page.is_link`).
-LOOKED_UP_TAGS = REMOVED_TAGS | NOT_BLOCK_TAGS | RESCUED_TAGS | {"main", "article"}
+LOOKED_UP_TAGS = REMOVED_TAGS | NOT_BLOCK_TAGS | RESCUED_TAGS | {"main", "article", "button", "form"}
 
 
 class _Named:
@@ -1133,6 +1140,89 @@ def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> 
     return subtrees, runs
 
 
+# --- Rule 20: product pages ---------------------------------------------------------
+
+#: Rule 20: on a product page (:func:`is_product_page`), the highest elements whose label
+#: (the ``class``, ``id`` and component-naming ``data-*`` words, :func:`_label`'s) has a
+#: word starting with one of these stems are removed before counting, as rule 2's elements
+#: are: customers' reviews, "recommended"/"you may also like" carousels, upsells.  Each
+#: stem's ablation lowers a fold of the tuning half and raises none; ``rating``,
+#: ``question``, ``faq``, ``slider``, ``shipping``, ... were measured and not kept
+#: (``docs/cetd-plus.md``).
+PRODUCT_NOISE_STEMS: tuple[str, ...] = ("review", "recommend", "carousel", "upsell")
+#: ... unless the element holds more than this share of the page's characters.
+PRODUCT_NOISE_MAX_SHARE = 0.5
+#: ... nor when more than this many of them have the same tag and ``class``.
+PRODUCT_NOISE_MAX_REPEATS = 2
+#: The JSON-LD types that declare the page's product.
+PRODUCT_TYPES = frozenset({"Product", "ProductGroup"})
+#: The controls a shop puts on a product's page (found by :func:`tag_positions`), and the
+#: label of the one that buys it.
+_CONTROL_TAGS = frozenset({"button", "form"})
+_ADD_TO_CART = re.compile(r"add[-_ ]?to[-_ ]?(?:cart|bag|basket)|buy[-_ ]?now", re.IGNORECASE)
+
+
+def is_product_page(page: Page, positions: Mapping[str, list[int]] | None = None) -> bool:
+    """Rule 20's gate: the page declares a product, as a JSON-LD object of its own (top
+    level, ``@graph`` member or ``mainEntity``, :data:`PRODUCT_TYPES`; not a review's
+    ``itemReviewed``) or as its ``og:type`` (``product``, ``product.item``), or it has a
+    control to buy one (a ``button`` or ``form`` whose ``class`` or ``id`` says add to
+    cart, bag or basket, or buy now).  ``positions``: the page's :func:`tag_positions`, if
+    found already."""
+    texts = [text for text in page.json_ld if "Product" in text]
+    if texts and any(PRODUCT_TYPES.intersection(types) for types in declared_types(texts)):
+        return True
+    head = page.root.find("head")
+    if head is not None and any(
+        (meta.get("property") or "").strip().lower() == "og:type"
+        and (meta.get("content") or "").strip().lower().startswith("product")
+        for meta in head.iter("meta")
+    ):
+        return True
+    if positions is None:
+        positions = tag_positions(page, _CONTROL_TAGS)
+    elements = page.elements
+    return any(
+        _ADD_TO_CART.search(" ".join(filter(None, map(elements[i].get, ("class", "id")))))
+        for i in chain.from_iterable(positions[tag] for tag in _CONTROL_TAGS)
+    )
+
+
+def product_noise_roots(page: Page, positions: Mapping[str, list[int]] | None = None) -> list[int]:
+    """Rule 20: on a product page (:func:`is_product_page`), the highest elements labelled
+    with a :data:`PRODUCT_NOISE_STEMS` word, in document order.  Never a heading (it names
+    a section, it is not one), a link or anything in it, an element holding over
+    ``PRODUCT_NOISE_MAX_SHARE`` of the page's characters, nor parts of which more than
+    ``PRODUCT_NOISE_MAX_REPEATS`` share their tag and ``class``.  One pass, skipping the
+    subtrees of empty elements, links and the parts found: linear in the page.
+    ``positions``: the page's :func:`tag_positions`, if found already."""
+    if not PRODUCT_NOISE_STEMS or not is_product_page(page, positions):
+        return []
+    stems = re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, PRODUCT_NOISE_STEMS)) + ")")
+    chars, end, elements, tags, is_link = page.chars, page.end, page.elements, page.tags, page.is_link
+    max_chars = PRODUCT_NOISE_MAX_SHARE * chars[0]
+    roots = []
+    node, n = 1, len(page)
+    while node < n:
+        if not chars[node] or is_link[node]:
+            node = end[node]
+            continue
+        names = " ".join(
+            value
+            for name, value in elements[node].items()
+            if name in ("class", "id") or (_names_a_component(name) and len(value) <= _COMPONENT_NAME_MAX_CHARS)
+        )
+        if names and tags[node] not in HEADING_TAGS and chars[node] <= max_chars and stems.search(names.lower()):
+            roots.append(node)
+            node = end[node]
+        else:
+            node += 1
+    # Parts labelled alike, repeated, are the page's own items (a roundup's product
+    # reviews, a listing's photo carousels), not a section about the product.
+    signatures = Counter((tags[i], elements[i].get("class")) for i in roots)
+    return [i for i in roots if signatures[tags[i], elements[i].get("class")] <= PRODUCT_NOISE_MAX_REPEATS]
+
+
 # --- Rule 21: a forum post's furniture ------------------------------------------------
 
 #: Rule 21: class and id words (cut and matched as :mod:`.labels` does: a word starting
@@ -1260,8 +1350,6 @@ def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool],
 
 
 _CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
-
-
 def plus_selection(
     page: Page,
     coefficient: float,
@@ -1280,10 +1368,15 @@ def plus_selection(
     """
     positions = tag_positions(page)
     roots = removed_roots(page, positions)
+    product_noise = product_noise_roots(page, positions)
+    if product_noise:
+        roots = sorted(set(roots).union(product_noise))
     counts = _counts_without(page, roots)
     density = composite_densities(counts.chars, counts.tag_count, counts.link_chars, counts.link_tags)
     removed = counts.removed
     info: dict[str, Any] = {"removed": _Named(roots)}
+    if product_noise:
+        info["product_noise"] = _Named(product_noise)
     if counts.chars[0] == 0:
         return Selection(threshold=None, diagnostics=info | _described(page, info))
     if page.block_starts[-1] == 1:
