@@ -17,6 +17,7 @@ import argparse
 import gzip
 import json
 import math
+import re
 import sys
 import zlib
 from collections.abc import Sequence
@@ -110,6 +111,16 @@ def _read_input(name: str) -> bytes:
     return data
 
 
+#: What a file name holds for bytes that are not UTF-8 (Python's ``surrogateescape``).
+_UNDECODED_BYTES = re.compile("[\ud800-\udfff]")
+
+
+def _shown_name(name: str) -> str:
+    """``name`` as the output shows it: each byte that is not UTF-8 as U+FFFD, as in the
+    page's outputs (a UTF-8 stdout cannot write it; a JSON line must be UTF-8)."""
+    return _UNDECODED_BYTES.sub("\ufffd", name)
+
+
 def _read_error(exc: Exception) -> str:
     if isinstance(exc, _TooLarge):
         return str(exc)
@@ -186,7 +197,7 @@ def _extract_command(args: argparse.Namespace) -> int:
     headers = len(args.files) > 1 and args.format != "json"
     printed = False
     for name in args.files:
-        label = "<stdin>" if name == "-" else name
+        label = "<stdin>" if name == "-" else _shown_name(name)
         try:
             data = _read_input(name)
         except (OSError, EOFError, zlib.error) as exc:
