@@ -166,6 +166,11 @@ def utf16_without_bom(head: bytes) -> str | None:
     return None
 
 
+#: The byte order marks of UTF-16 and UTF-32 (UTF-32-LE's starts as UTF-16-LE's; UTF-32-BE's
+#: with two NULs).
+_UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
 def sniff_binary(data: bytes | str) -> str | None:
     """Return the kind of binary content ``data`` looks like, or ``None`` for text."""
     head = data[:1024]
@@ -173,7 +178,7 @@ def sniff_binary(data: bytes | str) -> str | None:
         if _CONTROL_CHARS.search(head) and len(_CONTROL_CHARS.findall(head)) > len(head) // 10:
             return "binary"
         return None
-    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(head):
+    if head.startswith((b"\xef\xbb\xbf", *_UTF16_32_BOMS)) or utf16_without_bom(head):
         return None  # a BOM, or UTF-16 without one: text
     for signature, kind in _BINARY_SIGNATURES:
         if head.startswith(signature):
@@ -181,9 +186,6 @@ def sniff_binary(data: bytes | str) -> str | None:
     if head and len(_CONTROL_BYTES.findall(head)) > len(head) // 10:
         return "binary"
     return None
-
-
-_UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _undeclared_encoding(data: bytes) -> str:
