@@ -237,9 +237,10 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
         # A UTF-16/32 label on bytes without a BOM is wrong (markup in those encodings
         # starts with one); the HTML standard reads such pages as UTF-8.
         return "utf-8", data.decode("utf-8", "replace")
-    if not _ascii_compatible(encoding):
+    if not label.startswith(("utf16", "utf32")) and not _ascii_compatible(encoding):
         # EBCDIC (cp500, cp037) and the like: a page's markup is ASCII, so such a label
         # cannot be its encoding (the HTML standard knows none of them and ignores the label).
+        # UTF-16 and UTF-32, read by their BOM here, are no such label.
         return _read_as_undeclared(data)
     if "\ufffd" in text and label != "utf8":
         try:
@@ -249,13 +250,15 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
     return encoding, text
 
 
-#: Markup every HTML page starts with, for :func:`_ascii_compatible`.
-_MARKUP_PROBE = b'<!DOCTYPE html><html lang="en"><meta charset=x>'
+#: Markup every HTML page starts with, for :func:`_ascii_compatible`, and a backslash
+#: escape as scripts and text hold them.
+_MARKUP_PROBE = b'<!DOCTYPE html><html lang="en"><meta charset=x><p>\\u003c\\n'
 
 
 @lru_cache(maxsize=64)
 def _ascii_compatible(encoding: str) -> bool:
-    """Whether ``encoding`` reads ASCII markup as ASCII (not so: EBCDIC code pages)."""
+    """Whether ``encoding`` reads ASCII markup as ASCII (not so: EBCDIC code pages, and
+    Python's escape codecs, ``unicode-escape``, which read ``\\u003c`` as ``<``)."""
     try:
         return _MARKUP_PROBE.decode(encoding) == _MARKUP_PROBE.decode("ascii")
     except (LookupError, UnicodeDecodeError):
