@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gzip
 import json
 import math
@@ -100,6 +101,8 @@ def _read_input(name: str) -> bytes:
     from .settings import DEFAULT_MAX_SIZE
 
     if name == "-":
+        if sys.stdin is None:  # started with its standard input closed
+            raise OSError(errno.EBADF, "no standard input (it is closed)")
         data = sys.stdin.buffer.read(DEFAULT_MAX_SIZE + 1)
     else:
         with open(name, "rb") as file:

@@ -421,3 +421,15 @@ def test_a_file_name_that_is_not_utf8_is_written_as_utf8(
         assert records[0]["text"] == records[1]["text"]
     else:
         assert f"==> {shown} <==" in out and f"==> {article} <==" in out
+
+
+def test_a_closed_stdin_is_unreadable_and_the_next_file_is_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, article: Path
+) -> None:
+    # `scrapy-cetd extract - <&-`: Python's sys.stdin is None, and reading it raised
+    # AttributeError (a traceback, the files after it never read).
+    monkeypatch.setattr(sys, "stdin", None)
+    status, out, err = run(capsys, "extract", "-", str(article))
+    assert status == 1
+    assert err.strip() == "scrapy-cetd: error: <stdin>: no standard input (it is closed)"
+    assert out.splitlines()[:2] == [f"==> {article} <==", FIRST_PARAGRAPH]
