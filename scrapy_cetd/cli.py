@@ -14,9 +14,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gzip
 import json
 import math
+import re
 import sys
 import zlib
 from collections.abc import Sequence
@@ -99,6 +101,8 @@ def _read_input(name: str) -> bytes:
     from .settings import DEFAULT_MAX_SIZE
 
     if name == "-":
+        if sys.stdin is None:  # started with its standard input closed
+            raise OSError(errno.EBADF, "no standard input (it is closed)")
         data = sys.stdin.buffer.read(DEFAULT_MAX_SIZE + 1)
     else:
         with open(name, "rb") as file:
@@ -108,6 +112,16 @@ def _read_input(name: str) -> bytes:
     if data[:2] == b"\x1f\x8b":
         data = _gunzip(data, DEFAULT_MAX_SIZE)
     return data
+
+
+#: What a file name holds for bytes that are not UTF-8 (Python's ``surrogateescape``).
+_UNDECODED_BYTES = re.compile("[\ud800-\udfff]")
+
+
+def _shown_name(name: str) -> str:
+    """``name`` as the output shows it: each byte that is not UTF-8 as U+FFFD, as in the
+    page's outputs (a UTF-8 stdout cannot write it; a JSON line must be UTF-8)."""
+    return _UNDECODED_BYTES.sub("\ufffd", name)
 
 
 def _read_error(exc: Exception) -> str:
@@ -186,7 +200,7 @@ def _extract_command(args: argparse.Namespace) -> int:
     headers = len(args.files) > 1 and args.format != "json"
     printed = False
     for name in args.files:
-        label = "<stdin>" if name == "-" else name
+        label = "<stdin>" if name == "-" else _shown_name(name)
         try:
             data = _read_input(name)
         except (OSError, EOFError, zlib.error) as exc:

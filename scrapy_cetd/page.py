@@ -45,6 +45,7 @@ __all__ = [
     "composite_densities",
     "element_text",
     "normalize_space",
+    "raw_text",
 ]
 
 #: Elements CETD counts as hyperlinks: links, buttons and drop-down lists (seed 000, 3.2).
@@ -105,9 +106,20 @@ def normalize_space(text: str) -> str:
     return " ".join(text.split())
 
 
+#: An element's string value (XPath): its text and its descendants', read by libxml2 in
+#: one pass.  lxml's ``itertext()`` gives the same string, but costs each element time in
+#: its depth, quadratic on a nest (3.5 s at 150,000 levels, 0.01 s here).
+_STRING_VALUE = etree.XPath("string()", smart_strings=False)
+
+
+def raw_text(element: etree._Element) -> str:
+    """An element's text (its descendants' included), as it is, in time linear in its subtree."""
+    return _STRING_VALUE(element)
+
+
 def element_text(element: etree._Element) -> str:
     """An element's text (its descendants' included), whitespace collapsed."""
-    return normalize_space("".join(element.itertext()))
+    return normalize_space(_STRING_VALUE(element))
 
 
 #: The text nodes under an element with a character other than XML whitespace (space,

@@ -166,6 +166,11 @@ def utf16_without_bom(head: bytes) -> str | None:
     return None
 
 
+#: The byte order marks of UTF-16 and UTF-32 (UTF-32-LE's starts as UTF-16-LE's; UTF-32-BE's
+#: with two NULs).
+_UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
 def sniff_binary(data: bytes | str) -> str | None:
     """Return the kind of binary content ``data`` looks like, or ``None`` for text."""
     head = data[:1024]
@@ -173,7 +178,7 @@ def sniff_binary(data: bytes | str) -> str | None:
         if _CONTROL_CHARS.search(head) and len(_CONTROL_CHARS.findall(head)) > len(head) // 10:
             return "binary"
         return None
-    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(head):
+    if head.startswith((b"\xef\xbb\xbf", *_UTF16_32_BOMS)) or utf16_without_bom(head):
         return None  # a BOM, or UTF-16 without one: text
     for signature, kind in _BINARY_SIGNATURES:
         if head.startswith(signature):
@@ -181,9 +186,6 @@ def sniff_binary(data: bytes | str) -> str | None:
     if head and len(_CONTROL_BYTES.findall(head)) > len(head) // 10:
         return "binary"
     return None
-
-
-_UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _undeclared_encoding(data: bytes) -> str:
@@ -235,9 +237,10 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
         # A UTF-16/32 label on bytes without a BOM is wrong (markup in those encodings
         # starts with one); the HTML standard reads such pages as UTF-8.
         return "utf-8", data.decode("utf-8", "replace")
-    if not _ascii_compatible(encoding):
+    if not label.startswith(("utf16", "utf32")) and not _ascii_compatible(encoding):
         # EBCDIC (cp500, cp037) and the like: a page's markup is ASCII, so such a label
         # cannot be its encoding (the HTML standard knows none of them and ignores the label).
+        # UTF-16 and UTF-32, read by their BOM here, are no such label.
         return _read_as_undeclared(data)
     if "\ufffd" in text and label != "utf8":
         try:
@@ -247,13 +250,15 @@ def correct_declared_encoding(data: bytes, encoding: str, text: str) -> tuple[st
     return encoding, text
 
 
-#: Markup every HTML page starts with, for :func:`_ascii_compatible`.
-_MARKUP_PROBE = b'<!DOCTYPE html><html lang="en"><meta charset=x>'
+#: Markup every HTML page starts with, for :func:`_ascii_compatible`, and a backslash
+#: escape as scripts and text hold them.
+_MARKUP_PROBE = b'<!DOCTYPE html><html lang="en"><meta charset=x><p>\\u003c\\n'
 
 
 @lru_cache(maxsize=64)
 def _ascii_compatible(encoding: str) -> bool:
-    """Whether ``encoding`` reads ASCII markup as ASCII (not so: EBCDIC code pages)."""
+    """Whether ``encoding`` reads ASCII markup as ASCII (not so: EBCDIC code pages, and
+    Python's escape codecs, ``unicode-escape``, which read ``\\u003c`` as ``<``)."""
     try:
         return _MARKUP_PROBE.decode(encoding) == _MARKUP_PROBE.decode("ascii")
     except (LookupError, UnicodeDecodeError):

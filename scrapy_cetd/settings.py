@@ -248,13 +248,15 @@ def _resolve(
 
 
 def _count(name: str, value: Any) -> int:
+    """A whole number >= 0: an ``int`` as it is (past a float's range too), else a finite
+    float or string of one ("1e3"); NaN and infinity refused with the rest."""
     if isinstance(value, bool):
         raise InvalidSetting(f"{name}: expected a whole number >= 0, got {value!r}")
     try:
-        number = float(value)
+        number = value if isinstance(value, int) else float(value)
     except (TypeError, ValueError):
         raise InvalidSetting(f"{name}: expected a whole number >= 0, got {value!r}") from None
-    if math.isnan(number) or number < 0 or number != int(number):
+    if not 0 <= number < math.inf or number != int(number):
         raise InvalidSetting(f"{name}: expected a whole number >= 0, got {value!r}")
     return int(number)
 

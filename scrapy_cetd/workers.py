@@ -31,11 +31,11 @@ import time
 import types
 import weakref
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-__all__ = ["WorkerError", "WorkerPool", "extract_limited"]
+__all__ = ["WorkerError", "WorkerPool", "extract_limited", "ignore_sigint", "interruptible_pool", "sigint_blocked"]
 
 logger = logging.getLogger(__name__)
 
@@ -72,11 +72,48 @@ class WorkerError(Exception):
         self.kind = kind
 
 
+def ignore_sigint() -> None:
+    """A worker process's start: a Ctrl-C in a terminal reaches the whole process group;
+    the parent alone decides what to do (SIGINT is blocked while a worker starts, until here)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """SIGINT held in this thread (a process started here inherits the mask, so it cannot
+    die of a Ctrl-C before :func:`ignore_sigint`)."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+@contextlib.contextmanager
+def interruptible_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """A ``spawn`` process pool whose workers ignore SIGINT (submit under
+    :func:`sigint_blocked`); when the block is left by an exception (a Ctrl-C) the workers
+    are terminated at once, not waited for: the work in flight is not wanted."""
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=ignore_sigint)
+    try:
+        yield pool
+    except BaseException:
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _serve(connection: Connection, target: Callable[..., Any]) -> None:
     """A worker's main loop: receive ``(args, kwargs)``, send ``("ok", result)`` or
     ``("error", message)``; ``None`` or a closed connection ends it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    ignore_sigint()
     from . import api  # noqa: F401 - the extraction code, imported once SIGINT is ignored
     connection.send(("ready", None))  # imports done: the time limit starts with the first page
     while True:
@@ -160,12 +197,8 @@ class _Worker:
         # from modules that import nothing heavy at module level (``import scrapy_cetd`` is
         # lazy), ignores SIGINT, and only then imports the extraction code: the crawl test
         # saw a worker killed by a Ctrl-C while it imported lxml and NumPy.
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            with _main_module_hidden():
-                self.process.start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        with sigint_blocked(), _main_module_hidden():
+            self.process.start()
         child.close()
         self.ready = False
 

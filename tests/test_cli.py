@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -396,3 +397,39 @@ def test_a_page_whose_extraction_raises_is_an_error_and_the_next_file_is_read(
         (str(boom), "error", "extraction failed (LookupError: 'hex' is not a text encoding)"),
         (str(article), None, None),
     ]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_file_name_that_is_not_utf8_is_written_as_utf8(
+    monkeypatch: pytest.MonkeyPatch, article: Path, fmt: str
+) -> None:
+    """A name's undecodable bytes (Python holds them as lone surrogates) are U+FFFD in the
+    output, as in every output of a page: a UTF-8 stdout raised UnicodeEncodeError (a
+    traceback, the next files never read), and JSON Lines under a C locale held a raw \\xff."""
+    odd = article.with_name(os.fsdecode(b"caf\xe9.html"))
+    odd.write_bytes(article.read_bytes())
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    monkeypatch.setattr(sys, "stdout", stdout)
+    status = main(["extract", "-f", fmt, str(odd), str(article)])
+    stdout.flush()
+    out = stdout.buffer.getvalue().decode("utf-8")  # type: ignore[attr-defined]
+    assert status == 0
+    shown = str(odd.with_name("caf\ufffd.html"))
+    if fmt == "json":
+        records = [json.loads(line) for line in out.splitlines()]
+        assert [r["file"] for r in records] == [shown, str(article)]
+        assert records[0]["text"] == records[1]["text"]
+    else:
+        assert f"==> {shown} <==" in out and f"==> {article} <==" in out
+
+
+def test_a_closed_stdin_is_unreadable_and_the_next_file_is_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, article: Path
+) -> None:
+    # `scrapy-cetd extract - <&-`: Python's sys.stdin is None, and reading it raised
+    # AttributeError (a traceback, the files after it never read).
+    monkeypatch.setattr(sys, "stdin", None)
+    status, out, err = run(capsys, "extract", "-", str(article))
+    assert status == 1
+    assert err.strip() == "scrapy-cetd: error: <stdin>: no standard input (it is closed)"
+    assert out.splitlines()[:2] == [f"==> {article} <==", FIRST_PARAGRAPH]

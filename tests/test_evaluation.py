@@ -281,3 +281,43 @@ def test_tradeoff_reuses_one_parse_without_changing_results(name: str) -> None:
     assert points[0].scores == points[2].scores
     run = evaluate_tiny(TINY_WCXB, Extractor.algorithm(name))
     assert points[0].scores.f1 == pytest.approx(run.summaries[0].scores.f1)
+
+
+@pytest.mark.parametrize("metadata", [False, True])
+def test_ctrl_c_stops_a_run_with_jobs_at_once(tmp_path: Path, metadata: bool) -> None:
+    """Two Ctrl-C (SIGINT to the process group, as a terminal sends it) during evaluate
+    --jobs 2: the workers ignore it and are stopped by the command, which exits 130 at
+    once without a traceback (the pool waited on workers that had caught it too: the
+    command hung, over 120 s, with a KeyboardInterrupt traceback from threading's exit)."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    tiny = Path(__file__).parent / "fixtures" / "tiny-wcxb"
+    (tmp_path / "html").mkdir()
+    (tmp_path / "ground-truth").mkdir()
+    for n in range(1, 801):
+        source = f"{(n - 1) % 4 + 1:04d}"
+        for folder, suffix in (("html", ".html.gz"), ("ground-truth", ".json")):
+            (tmp_path / folder / f"{n:04d}{suffix}").write_bytes((tiny / folder / f"{source}{suffix}").read_bytes())
+    argv = [sys.executable, "-m", "scrapy_cetd", "evaluate", str(tmp_path), "--jobs", "2"]
+    argv += ["--metadata"] if metadata else ["-a", "all"]
+    process = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's shell leaves it
+    )
+    time.sleep(6)  # the workers have started and work
+    assert process.poll() is None, "the run ended before the interrupt"
+    for _ in range(2):
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.3)
+    try:
+        _, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail("the run did not stop within 30 s of two Ctrl-C")
+    # 130, or killed by the second SIGINT once Python, exiting, has restored its default
+    # action (a shell shows 130 for both)
+    assert process.returncode in (130, -signal.SIGINT) and "Traceback" not in err, err[-2000:]

@@ -306,3 +306,33 @@ def test_noncharacters_leave_no_output_and_no_double_space() -> None:
     result = extract(html, algorithm="cectd-ds", with_markdown=True)
     assert result.text == result.markdown == "Words and and here, kept."
     assert "\ufffe" not in result.html and "\uffff" not in result.html
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be", "utf-32", "utf-32-be", "utf-32-le"])
+def test_every_byte_order_mark_is_read(encoding: str) -> None:
+    """A page in UTF-8, UTF-16 or UTF-32 that starts with its byte order mark is read by it
+    (the crawl reads them so, through Scrapy's response.text); a UTF-32-BE page, starting
+    with NULs, was taken for binary data."""
+    body = "<html><body><p>Hello from a page that starts with its byte order mark, caf\u00e9.</p></body></html>"
+    data = body.encode(encoding)
+    if not encoding.endswith("sig") and encoding not in ("utf-16", "utf-32"):
+        data = "\ufeff".encode(encoding) + data
+    assert extract(data).text == "Hello from a page that starts with its byte order mark, caf\u00e9."
+
+
+@pytest.mark.parametrize("label", ["unicode-escape", "raw_unicode_escape"])
+def test_a_charset_label_that_rewrites_backslashes_is_ignored(label: str) -> None:
+    # Python's escape codecs read bytes as Latin-1 and "\u003c" as "<": a page so labelled
+    # came out as mojibake with C1 controls, and an escape in its text became markup.
+    # No browser knows the label; it is ignored, as the EBCDIC ones are.
+    body = "<html><head><meta charset={}></head><body><p>Grüße aus Köln: \\u003cb\\u003e, C:\\\\temp.</p></body></html>"
+    expected = "Grüße aus Köln: \\u003cb\\u003e, C:\\\\temp."
+    assert extract(body.format(label).encode()).text == expected
+    assert extract(body.format("x").encode(), content_type=f"text/html; charset={label}").text == expected
+    from scrapy.http import HtmlResponse
+
+    from scrapy_cetd.middlewares import _decoded_text
+
+    headers = {"Content-Type": f"text/html; charset={label}"}
+    response = HtmlResponse("https://example.com/", body=body.format("x").encode(), headers=headers)
+    assert "Grüße aus Köln" in _decoded_text(response) and "\\u003cb\\u003e" in _decoded_text(response)

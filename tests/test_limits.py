@@ -46,11 +46,20 @@ def test_pages_over_the_element_limit_are_skipped_with_a_reason() -> None:
         ({"CETD_TIMEOUT": -1}, "CETD_TIMEOUT: expected seconds"),
         ({"CETD_TIMEOUT": "inf"}, "CETD_TIMEOUT: expected seconds (a number >= 0, 0 for no limit)"),
         ({"CETD_MAX_ELEMENTS": -5}, "CETD_MAX_ELEMENTS: expected a whole number >= 0"),
+        # Infinity, read from a string or given as a float, raised OverflowError (a traceback).
+        ({"CETD_MAX_SIZE": "1e400"}, "CETD_MAX_SIZE: expected a whole number >= 0, got '1e400'"),
+        ({"CETD_WORKERS": float("inf")}, "CETD_WORKERS: expected a whole number >= 0, got inf"),
+        ({"CETD_DUPLICATE_DISTANCE": "inf"}, "CETD_DUPLICATE_DISTANCE: expected a whole number >= 0"),
     ],
 )
 def test_settings_say_what_they_expect(settings: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidSetting, match="^" + re.escape(message)):
         CetdConfig.from_settings(Settings(settings))
+
+
+def test_a_whole_number_too_large_for_a_float_is_a_count() -> None:
+    # A Python int past a float's range raised OverflowError in the float conversion.
+    assert CetdConfig.from_settings(Settings({"CETD_MAX_SIZE": 10**400})).max_size == 10**400
 
 
 def test_timeout_zero_means_no_limit() -> None:

@@ -63,3 +63,18 @@ def test_a_crawl_that_archives_nothing_leaves_the_files_as_they_were(tmp_path: P
     new.open()
     new.close()
     assert not (tmp_path / "new" / "crawl.warc.gz").exists()  # the empty file it made is gone
+
+
+@pytest.mark.parametrize(("value", "shown"), [(float("inf"), "inf"), ("1e400", "'1e400'"), (2.5, "2.5"), (-1, "-1")])
+def test_the_rotation_size_is_a_whole_number_of_bytes(tmp_path: Path, value: object, shown: str) -> None:
+    # Infinity raised OverflowError (a traceback at start, not the setting's one line);
+    # 2.5 was cut to 2 bytes without a word.
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_cetd.settings import InvalidSetting
+    from scrapy_cetd.warc.archive import WarcArchiveMiddleware
+
+    crawler = get_crawler(settings_dict={"CETD_WARC_PATH": str(tmp_path / "a.warc.gz"), "CETD_WARC_MAX_SIZE": value})
+    with pytest.raises(InvalidSetting, match=f"^CETD_WARC_MAX_SIZE: expected a whole number >= 0, got {shown}$"):
+        WarcArchiveMiddleware(crawler)
+    assert not (tmp_path / "a.warc.gz").exists()

@@ -22,11 +22,12 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
 from typing import Any
+
+from ..workers import interruptible_pool, sigint_blocked
 
 __all__ = [
     "MetadataScores",
@@ -232,9 +233,11 @@ def evaluate_metadata(
         (p.page_id, str(p.html_path), p.url, read_labels(root / "ground-truth" / f"{p.page_id}.json"), tuple(names))
         for p in pages
     ]
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            rows = list(pool.map(_one_page, tasks, chunksize=8))
+    if jobs > 1:  # workers that ignore SIGINT, stopped at once by a Ctrl-C (as map_pages's)
+        with interruptible_pool(jobs) as pool:
+            with sigint_blocked():  # workers start here (map submits every task at once)
+                results = pool.map(_one_page, tasks, chunksize=8)
+            rows = list(results)
     else:
         rows = list(map(_one_page, tasks))
     parse = [row["parse_s"] for row in rows]

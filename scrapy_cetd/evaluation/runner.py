@@ -23,11 +23,10 @@ its own pages, so the lxml reference is measured under the same load as the extr
 from __future__ import annotations
 
 import math
-import multiprocessing
 import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -35,6 +34,7 @@ from lxml import etree
 
 from ..api import extract
 from ..registry import get_algorithm
+from ..workers import interruptible_pool, sigint_blocked
 from .datasets import GoldPage, read_page_html
 from .metrics import (
     LcsScores,
@@ -259,8 +259,10 @@ def map_pages(
 ) -> list[T]:
     """``worker(chunk, *args)`` over chunks of pages, in ``jobs`` processes; results in page order.
 
-    Workers are started with ``spawn`` (no fork of a possibly threaded parent); a progress
-    bar is drawn on stderr when it is a terminal.
+    Workers are started with ``spawn`` (no fork of a possibly threaded parent) and ignore
+    SIGINT: a Ctrl-C stops them at once and raises ``KeyboardInterrupt`` here (they caught
+    it too, and the pool waited on them: a second Ctrl-C hung the command at exit).  A
+    progress bar is drawn on stderr when it is a terminal.
     """
     chunks = list(_chunks(pages, jobs))
     results: list[list[T]] = [[] for _ in chunks]
@@ -270,21 +272,17 @@ def map_pages(
                 results[index] = worker(chunk, *args)
                 progress.update(len(chunk))
         else:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                pending: dict[Future[list[T]], int] = {
-                    pool.submit(worker, chunk, *args): index for index, chunk in enumerate(chunks)
-                }
-                try:
-                    while pending:
-                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in done:
-                            index = pending.pop(future)
-                            results[index] = future.result()
-                            progress.update(len(chunks[index]))
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+            with interruptible_pool(jobs) as pool:
+                with sigint_blocked():  # workers start here
+                    pending: dict[Future[list[T]], int] = {
+                        pool.submit(worker, chunk, *args): index for index, chunk in enumerate(chunks)
+                    }
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        index = pending.pop(future)
+                        results[index] = future.result()
+                        progress.update(len(chunks[index]))
     return [item for chunk in results for item in chunk]
 
 

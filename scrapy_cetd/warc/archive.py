@@ -21,7 +21,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Request, Response
 
-from ..settings import InvalidSetting, invalid_setting_reported
+from ..settings import InvalidSetting, _count, invalid_setting_reported
 from .writer import WarcFileWriter, exchange_records
 
 if TYPE_CHECKING:
@@ -57,12 +57,7 @@ class WarcArchiveMiddleware:
             raise NotConfigured
         if not isinstance(path, str):
             raise InvalidSetting(f"CETD_WARC_PATH: expected a file path, got {path!r}")
-        try:
-            max_size = settings.getint("CETD_WARC_MAX_SIZE", DEFAULT_WARC_MAX_SIZE)
-        except (TypeError, ValueError) as exc:
-            raise InvalidSetting(f"CETD_WARC_MAX_SIZE: {exc}") from None
-        if max_size < 0:
-            raise InvalidSetting(f"CETD_WARC_MAX_SIZE: expected a size in bytes >= 0, got {max_size!r}")
+        max_size = _count("CETD_WARC_MAX_SIZE", settings.get("CETD_WARC_MAX_SIZE", DEFAULT_WARC_MAX_SIZE))
         self.stats = crawler.stats
         info = {
             "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",

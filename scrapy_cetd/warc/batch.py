@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import multiprocessing
 import os
 import signal
 import sys
@@ -18,12 +17,12 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..workers import interruptible_pool, sigint_blocked
 from .extract import WarcOptions, error_item, extract_record
 from .reader import ReadIssue, Unit, WarcFileError, iter_records, split_units
 
@@ -225,40 +224,20 @@ def _in_order(submit: Callable[[Unit], Any], units: list[Unit], window: int) -> 
         yield result
 
 
-def _ignore_sigint() -> None:
-    """A worker's start: a Ctrl-C in a terminal reaches the whole process group; the command
-    alone decides what to do (SIGINT is blocked while a worker is started, until here)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
 def _results_local(units: list[Unit], options: WarcOptions, jobs: int) -> Iterator[UnitResult]:
     if jobs <= 1 or len(units) <= 1:
         for unit in units:
             yield process_unit(unit, options)
         return
     # spawn: no locks inherited from the caller's threads (fork of a threaded process can deadlock).
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+    # Ctrl-C, or the results no longer wanted: the units in flight are not finished.
+    with interruptible_pool(jobs) as pool:
 
-    def submit(unit: Unit) -> Any:
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # a worker may start here
-        try:
-            return pool.submit(process_unit, unit, options)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        def submit(unit: Unit) -> Any:
+            with sigint_blocked():  # a worker may start here
+                return pool.submit(process_unit, unit, options)
 
-    try:
         yield from _in_order(submit, units, 2 * jobs)
-    except BaseException:  # Ctrl-C, or the results are no longer wanted: do not finish the units in flight
-        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
-        if terminate is not None:
-            terminate()
-        else:
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _results_dask(units: list[Unit], options: WarcOptions, address: str) -> Iterator[UnitResult]:

@@ -120,11 +120,13 @@ def _inflate_member(file: BinaryIO, offset: int) -> tuple[bytes, int | None]:
             if not chunk:
                 return head, None
             read += len(chunk)
-            out = inflater.decompress(chunk, 0)
-            if len(head) < 5:
-                head += out[: 5 - len(head)]
-                if len(head) == 5 and not head.startswith(b"WARC/"):
-                    return head, None
+            while chunk and not inflater.eof:  # in bounded pieces, as _record_stream
+                out = inflater.decompress(chunk, _PIECE)
+                chunk = inflater.unconsumed_tail
+                if len(head) < 5:
+                    head += out[: 5 - len(head)]
+                    if len(head) == 5 and not head.startswith(b"WARC/"):
+                        return head, None
     except zlib.error:
         return head, None
     return head, offset + read - len(inflater.unused_data)
@@ -268,7 +270,9 @@ def _next_plain_record(file: BinaryIO, offset: int) -> int | None:
 
 
 def _record_stream(file: BinaryIO, start: int, gzipped: bool) -> Iterator[bytes]:
-    """The bytes of the record at ``start`` and on: the file's (plain), or its gzip member's."""
+    """The bytes of the record at ``start`` and on: the file's (plain), or its gzip member's,
+    decompressed in pieces of at most :data:`_PIECE` bytes (a megabyte of deflate data can
+    hold a gigabyte)."""
     file.seek(start)
     inflater = zlib.decompressobj(31) if gzipped else None
     size = _FIRST_READ
@@ -280,9 +284,11 @@ def _record_stream(file: BinaryIO, start: int, gzipped: bool) -> Iterator[bytes]
         if inflater is None:
             yield raw
             continue
-        yield inflater.decompress(raw)
-        if inflater.eof:
-            return
+        while raw:
+            yield inflater.decompress(raw, _PIECE)
+            if inflater.eof:
+                return
+            raw = inflater.unconsumed_tail
 
 
 def _ends_as_declared(file: BinaryIO, start: int, length: int, gzipped: bool) -> bool:
