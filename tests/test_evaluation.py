@@ -26,6 +26,7 @@ The LCS scores equal the word-bag ones on these pages (the extraction keeps gold
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import statistics
@@ -297,27 +298,34 @@ def test_ctrl_c_stops_a_run_with_jobs_at_once(tmp_path: Path, metadata: bool) ->
     tiny = Path(__file__).parent / "fixtures" / "tiny-wcxb"
     (tmp_path / "html").mkdir()
     (tmp_path / "ground-truth").mkdir()
+    # Pages of half a megabyte each: the run takes minutes on any machine (with tiny pages
+    # a fast machine finished it before the interrupt), and is stopped after a few seconds.
+    paragraphs = "".join(f"<p>Paragraph {i} of the story, <a href='/l{i}'>a link</a> in it.</p>" for i in range(6000))
+    page = gzip.compress(f"<html><head><title>Big</title></head><body>{paragraphs}</body></html>".encode())
+    gold = (tiny / "ground-truth" / "0001.json").read_bytes()
     for n in range(1, 801):
-        source = f"{(n - 1) % 4 + 1:04d}"
-        for folder, suffix in (("html", ".html.gz"), ("ground-truth", ".json")):
-            (tmp_path / folder / f"{n:04d}{suffix}").write_bytes((tiny / folder / f"{source}{suffix}").read_bytes())
+        (tmp_path / "html" / f"{n:04d}.html.gz").write_bytes(page)
+        (tmp_path / "ground-truth" / f"{n:04d}.json").write_bytes(gold)
     argv = [sys.executable, "-m", "scrapy_cetd", "evaluate", str(tmp_path), "--jobs", "2"]
     argv += ["--metadata"] if metadata else ["-a", "all"]
     process = subprocess.Popen(
         argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's shell leaves it
     )
-    time.sleep(6)  # the workers have started and work
-    assert process.poll() is None, "the run ended before the interrupt"
-    for _ in range(2):
-        os.killpg(process.pid, signal.SIGINT)
-        time.sleep(0.3)
     try:
-        _, err = process.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        pytest.fail("the run did not stop within 30 s of two Ctrl-C")
+        time.sleep(6)  # the workers have started and work
+        assert process.poll() is None, "the run ended before the interrupt"
+        for _ in range(2):
+            os.killpg(process.pid, signal.SIGINT)
+            time.sleep(0.3)
+        try:
+            _, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the run did not stop within 30 s of two Ctrl-C")
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()  # the pipe closed whatever happened
     # 130, or killed by the second SIGINT once Python, exiting, has restored its default
     # action (a shell shows 130 for both)
     assert process.returncode in (130, -signal.SIGINT) and "Traceback" not in err, err[-2000:]
