@@ -21,8 +21,9 @@ the blocks CECTD-DS already chose, and never on the top block or its ancestors.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-__all__ = ["ARTICLE_NOISE", "COMMENT", "NOISE", "label_of"]
+__all__ = ["ARTICLE_NOISE", "COMMENT", "NOISE", "label_of", "stem_pattern"]
 
 #: A comment section (reader comments, the reply form): kept out of ``text``, offered as
 #: the ``comments`` output.
@@ -63,22 +64,24 @@ _WORDS = re.compile(r"[a-z]+")
 _cache: dict[str, str | None] = {}
 
 
-def _compile(stems: tuple[str, ...]) -> re.Pattern[str]:
+@lru_cache(maxsize=16)
+def stem_pattern(stems: tuple[str, ...]) -> re.Pattern[str]:
+    """A pattern finding a word (of lower-cased label text) that starts with one of ``stems``."""
     return re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, stems)) + ")")
 
 
-_COMMENT = _compile(COMMENT_STEMS)
-_NOISE = _compile(NOISE_STEMS)
-_ARTICLE_NOISE = _compile(ARTICLE_NOISE_STEMS)
+_COMMENT = stem_pattern(COMMENT_STEMS)
+_NOISE = stem_pattern(NOISE_STEMS)
+_ARTICLE_NOISE = stem_pattern(ARTICLE_NOISE_STEMS)
 
 
 def set_stems(comment: tuple[str, ...], noise: tuple[str, ...], article: tuple[str, ...] = ARTICLE_NOISE_STEMS) -> None:
     """Replace the stems (for measuring a stem's effect; the shipped lists are above)."""
     global _COMMENT, _NOISE, _ARTICLE_NOISE
     never = re.compile(r"(?!x)x")
-    _COMMENT = _compile(comment) if comment else never
-    _NOISE = _compile(noise) if noise else never
-    _ARTICLE_NOISE = _compile(article) if article else never
+    _COMMENT = stem_pattern(comment) if comment else never
+    _NOISE = stem_pattern(noise) if noise else never
+    _ARTICLE_NOISE = stem_pattern(article) if article else never
     _cache.clear()
 
 

@@ -120,7 +120,6 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import and_
 from typing import Any
@@ -133,7 +132,7 @@ from ..metadata import declared_article_body, declared_types, is_byline, parse_d
 from ..page import BLOCK_TAGS, Page, composite_densities, counts_as_link_tag, element_text
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
-from .labels import ARTICLE_NOISE, COMMENT, label_of
+from .labels import ARTICLE_NOISE, COMMENT, label_of, stem_pattern
 
 __all__ = [
     "filter_blocks",
@@ -644,15 +643,18 @@ def _rescue_structures(
 def _label(page: Page, i: int) -> str | None:
     """The label of element ``i`` (:func:`~.labels.label_of`) from its ``class``, ``id`` and
     component-naming ``data-*`` attributes, ``None`` without one."""
-    element = page.elements[i]
-    names = [
+    names = _label_text(page.elements[i])
+    return label_of(names) if names else None
+
+
+def _label_text(element: etree._Element) -> str:
+    """An element's ``class``, ``id`` and component-naming ``data-*`` values, joined by
+    spaces (``""``: none): what rules 9 and 20 read."""
+    return " ".join(
         value
         for name, value in element.items()
         if name in ("class", "id") or (_names_a_component(name) and len(value) <= _COMPONENT_NAME_MAX_CHARS)
-    ]
-    if not names:
-        return None
-    return label_of(" ".join(names))
+    )
 
 
 def _names_a_component(attribute: str) -> bool:
@@ -1198,7 +1200,7 @@ def product_noise_roots(page: Page, positions: Mapping[str, list[int]] | None = 
     ``positions``: the page's :func:`tag_positions`, if found already."""
     if not PRODUCT_NOISE_STEMS or not is_product_page(page, positions):
         return []
-    stems = re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, PRODUCT_NOISE_STEMS)) + ")")
+    stems = stem_pattern(tuple(PRODUCT_NOISE_STEMS))
     chars, end, elements, tags, is_link = page.chars, page.end, page.elements, page.tags, page.is_link
     max_chars = PRODUCT_NOISE_MAX_SHARE * chars[0]
     roots = []
@@ -1207,11 +1209,7 @@ def product_noise_roots(page: Page, positions: Mapping[str, list[int]] | None = 
         if not chars[node] or is_link[node]:
             node = end[node]
             continue
-        names = " ".join(
-            value
-            for name, value in elements[node].items()
-            if name in ("class", "id") or (_names_a_component(name) and len(value) <= _COMPONENT_NAME_MAX_CHARS)
-        )
+        names = _label_text(elements[node])
         if names and tags[node] not in HEADING_TAGS and chars[node] <= max_chars and stems.search(names.lower()):
             roots.append(node)
             node = end[node]
@@ -1294,11 +1292,6 @@ def _forum_stats(page: Page, outermost: list[int], removed: list[bool]) -> list[
     return stats
 
 
-@lru_cache(maxsize=4)
-def _forum_pattern(stems: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, stems)) + ")")
-
-
 def _forum_parts(page: Page, blocks: list[int], removed: list[bool], top: int) -> list[int]:
     """Rule 21: remove the kept content's parts that are a forum post's furniture: those
     labelled so (:data:`FORUM_STEMS`, :func:`_labelled_forum_parts`) and a poster's
@@ -1325,7 +1318,7 @@ def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool],
     block's path (each once): reading the whole page's doubled the selection's time."""
     if not FORUM_STEMS:
         return []
-    pattern = _forum_pattern(tuple(FORUM_STEMS))
+    pattern = stem_pattern(tuple(FORUM_STEMS))
     elements, index, end, parent = page.elements, page.index, page.end, page.parent
     labelled = {
         index[value.getparent()]
