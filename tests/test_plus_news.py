@@ -276,6 +276,14 @@ def story_page(first: str = "", last: str = "") -> str:
     )
 
 
+def assert_only_the_story_stays(html: str, rule_bound: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``html``'s text is the story alone; with the rule's bound set to 0 (the rule off),
+    the part it removed is kept."""
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(plus, rule_bound, 0)
+    assert lines(extract(html).text) != STORY
+
+
 @pytest.mark.parametrize(
     ("first", "last"),
     [
@@ -289,9 +297,7 @@ def story_page(first: str = "", last: str = "") -> str:
 def test_datelines_at_the_story_edges_are_out_of_the_text(
     first: str, last: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert lines(extract(story_page(first, last)).text) == STORY
-    monkeypatch.setattr(plus, "DATELINE_MAX_CHARS", 0)  # rule 13 off: the datelines are kept
-    assert lines(extract(story_page(first, last)).text) != STORY
+    assert_only_the_story_stays(story_page(first, last), "DATELINE_MAX_CHARS", monkeypatch)  # rule 13
 
 
 def test_a_sentence_with_a_date_stays() -> None:
@@ -451,9 +457,7 @@ def test_declared_body_is_read_from_json_ld_graphs_and_garbage_gives_none() -> N
 def test_calls_to_subscribe_or_support_after_the_story_are_out_of_the_text(
     call: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert lines(extract(story_page(last=call)).text) == STORY
-    monkeypatch.setattr(plus, "CALL_MAX_CHARS", 0)  # rule 18 off: the call is kept
-    assert lines(extract(story_page(last=call)).text) != STORY
+    assert_only_the_story_stays(story_page(last=call), "CALL_MAX_CHARS", monkeypatch)  # rule 18
 
 
 def test_a_story_line_about_newsletters_or_donations_stays() -> None:
@@ -476,9 +480,7 @@ def test_a_story_line_about_newsletters_or_donations_stays() -> None:
 def test_affiliate_disclosures_at_the_story_edges_are_out_of_the_text(
     first: str, last: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert lines(extract(story_page(first, last)).text) == STORY
-    monkeypatch.setattr(plus, "DISCLOSURE_MAX_CHARS", 0)  # rule 19 off: the disclosure is kept
-    assert lines(extract(story_page(first, last)).text) != STORY
+    assert_only_the_story_stays(story_page(first, last), "DISCLOSURE_MAX_CHARS", monkeypatch)  # rule 19
 
 
 def test_a_story_line_about_commissions_stays() -> None:
