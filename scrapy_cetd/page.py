@@ -441,7 +441,7 @@ class Page:
             parent = title.getparent()
             if parent is not None and parent.tag in _SVG_PARENTS:
                 continue
-            text = normalize_space(displayed_text("".join(title.itertext())))
+            text = normalize_space(displayed_text(raw_text(title)))
             if text:
                 return text
         return None
