@@ -38,7 +38,8 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
    is within noise on both halves).
 7. Inside a kept block of low link density, link-dense block-level descendants (link
    lists, share bars, tag clouds) are pruned (article precision up on both halves,
-   overall F1 within noise on the held-out half).
+   overall F1 within noise on the held-out half); not a linked heading amid its section's
+   text (a roundup's item title; :data:`LINK_PRUNE_SPARED_TAGS`).
 8. A stretch of two or more lines repeating an earlier one line for line, of
    ``dedupe_min_chars`` or more characters, is left out; a single line never is (the
    renderer's opt-in :attr:`Selection.dedupe_min_chars`; issue 14, item 5).
