@@ -66,3 +66,43 @@ def test_a_threads_linked_post_titles_still_go() -> None:
     text = extract(html).text
     assert "Reply 2: we moved ours" in text
     assert "Re: Moving a piano" not in text
+
+
+def split_story(*, twin_class: str = "rich-text body", twin_text: str = "") -> str:
+    """A story split over two containers alike (classes in another order), an embed between
+    them; the second holds most of the story."""
+    first = twin_text or "".join(
+        f"<p>Opening {i}: the harbour wall has stood for two hundred years, and the storms of "
+        f"last winter opened cracks along most of its length.</p>"
+        for i in range(2)
+    )
+    rest = "".join(
+        f"<p>Body {i}: engineers surveyed the wall in spring and the council agreed on Tuesday "
+        f"to rebuild it before the winter storms, at a cost of four million pounds.</p>"
+        for i in range(40)
+    )
+    return (
+        "<html><head><title>The harbour wall</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        f"<main><article><div class='story'><div class='{twin_class}'>{first}</div>"
+        "<div class='embed'><iframe src='https://video.example/1'></iframe></div>"
+        f"<div class='body rich-text'>{rest}</div></div></article>"
+        "<aside><h2>Most read</h2><ul><li><a href='/a'>Another story</a></li></ul></aside></main>"
+        "</body></html>"
+    )
+
+
+def test_a_story_split_over_twin_containers_keeps_its_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = extract(split_story()).text.splitlines()
+    assert text[0].startswith("Opening 0:") and text[-1].startswith("Body 39:")
+    assert "Another story" not in text
+    # Before: the first container lay below rule 4d's floor.
+    monkeypatch.setattr(plus, "TWIN_MIN_PARAGRAPH_SHARE", 2)
+    assert extract(split_story()).text.splitlines()[0].startswith("Body 0:")
+
+
+def test_a_container_alike_that_is_no_prose_and_one_of_another_class_stay_out() -> None:
+    # A video's title and length in a container alike: not in paragraphs.
+    video = "<div>Watch: the storm breaks over the harbour wall, filmed from the lighthouse</div><div>2 min</div>"
+    assert "Watch: the storm" not in extract(split_story(twin_text=video)).text
+    assert "Opening 0" not in extract(split_story(twin_class="intro")).text
