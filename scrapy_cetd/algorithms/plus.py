@@ -957,6 +957,7 @@ def _prune(
                 (prune_links and tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c)
                 or (tags[node] in LABELLED_TAGS and node not in on_top_path and unwanted(node))
                 or (node in stock and tags[node] in BLOCK_TAGS and is_stock_line(element_text(page.elements[node])))
+                or (on_article and tags[node] in ARTICLE_LABELLED_TAGS and node not in on_top_path and label(node) == ARTICLE_NOISE)
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
@@ -1340,6 +1341,16 @@ def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool],
             removed[i : end[i]] = [True] * (end[i] - i)
             parts.append(i)
     return parts
+
+
+# --- Rule 22: article-noise labels on paragraphs ---------------------------------------
+
+#: Rule 22: on an article (the top block is prose standing alone, rule 4c), these tags are
+#: read for the article-only labels too (``cta``, ``promo``, ``teaser``, ``disclaimer``):
+#: a ``<p class="disclaimer">``, ``<p class="views-disclaimer">``, ``<p
+#: class="article-cta">`` is removed.  Rule 9 reads labels on container tags only; news
+#: and blog templates put their disclaimers and calls on a paragraph.  Empty: off.
+ARTICLE_LABELLED_TAGS = frozenset({"p"})
 
 
 _CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
