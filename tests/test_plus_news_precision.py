@@ -20,9 +20,7 @@ from tests.test_plus_news import STORY, lines, story_page
         "<p class='txt-disclaimer'>Examples are provided to illustrate real-world usage.</p>",
     ],
 )
-def test_a_paragraph_labelled_as_article_noise_is_out_of_the_text(
-    part: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_paragraph_labelled_as_article_noise_is_out_of_the_text(part: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Rule 22: the article-only labels (cta, promo, teaser, disclaimer) read on <p> too.
     html = story_page(last=part)
     assert lines(extract(html).text) == STORY
@@ -45,3 +43,57 @@ def test_paragraphs_labelled_otherwise_stay() -> None:
     story = "".join(f"<p class='body-text lead'>{p}</p>" for p in STORY)
     html = f"<html><body><main><article><div class='story'>{story}</div></article></main></body></html>"
     assert lines(extract(html).text) == STORY
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "<p><em>Jane Roe is a professor of law at the University of Leeds and a former judge.</em></p>",
+        "<p><i>(Paul Fenaroli is an associate attorney at Pastore in Connecticut.)</i></p>",
+        "<p><em>Chris Radich</em><em> is the public sector CTO at UiPath.</em></p>",
+    ],
+)
+def test_a_contributors_note_in_italics_after_the_story_is_out_of_the_text(
+    note: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rule 23: no writer word (rule 15's), but a name, "is", and italics, after the story.
+    html = story_page(last=note)
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(plus, "NOTE_MAX_CHARS", 0)
+    assert lines(extract(html).text)[:-1] == STORY
+
+
+def test_a_contributors_note_not_in_italics_or_not_after_the_story_stays() -> None:
+    note = "Jane Roe is a professor of law at the University of Leeds and a former judge."
+    assert lines(extract(story_page(last=f"<p>{note}</p>")).text) == [*STORY, note]
+    assert lines(extract(story_page(first=f"<p><em>{note}</em></p>")).text) == [note, *STORY]
+    quote = "The council is right, she said, and the wall must be rebuilt this winter."
+    assert lines(extract(story_page(last=f"<p><em>{quote}</em></p>")).text) == [*STORY, quote]
+
+
+@pytest.mark.parametrize(
+    "credit",
+    [
+        "<span>Getty Images / Holger Leue</span>",
+        "<p class='has-text-align-right'><span>Image credit: © Depositphotos.com/Ann Lee</span></p>",
+        "<p><em>Photo: Shutterstock</em></p>",
+        "<div><span>Credit: Apple</span></div>",
+        "<p>AP Photo/John Doe</p>",
+    ],
+)
+def test_a_photo_credit_in_the_story_is_out_of_the_text(credit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rule 24: a picture's credit line, left by a caption no label or <figcaption> marks.
+    body = "".join(
+        f"<p>{p}</p>" + (f"<div class='media'><img src='wall.jpg' alt=''>{credit}</div>" if i == 2 else "")
+        for i, p in enumerate(STORY)
+    )
+    html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(plus, "CREDIT_MAX_CHARS", 0)
+    assert len(lines(extract(html).text)) == len(STORY) + 1
+
+
+def test_a_sentence_about_a_photo_stays() -> None:
+    for sentence in ("The photo shows the harbour wall.", "Photography is allowed on the pier.", "Image 1 of 8"):
+        assert not plus.is_credit(sentence)
+    assert plus.is_credit("Photo by Lisa Jennings") and plus.is_credit("Getty Images / Holger Leue")

@@ -138,6 +138,7 @@ __all__ = [
     "filter_blocks",
     "is_bio",
     "is_call",
+    "is_credit",
     "is_dateline",
     "is_disclosure",
     "is_forum_stat",
@@ -842,6 +843,8 @@ def _story_edges(
         text = texts.get(i)
         if text is None:
             text = texts[i] = element_text(page.elements[i])
+        if not before and _is_contributor_note(page, i, text):  # rule 23
+            return True
         return (is_dateline(text) if before else is_legal(text) or is_call(text)) or is_bio(text) or is_disclosure(text)
 
     children = page.children_of(top)
@@ -944,6 +947,7 @@ def _prune(
             scanned.append(block)
     ranges = [(block + 1, end[block]) for block in scanned]
     stock = _stock_candidates(page, ranges)
+    credits = _credit_candidates(page, ranges) if on_article else set()  # rule 24
     for block, (start, stop) in zip(scanned, ranges):
         prune_links = link_prune <= 1.0 and link_chars[block] < PRUNE_BLOCK_MAX_LINK_DENSITY * chars[block]
         # The descendants in document order, those of the tags the rules read only (picked
@@ -957,7 +961,13 @@ def _prune(
                 (prune_links and tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c)
                 or (tags[node] in LABELLED_TAGS and node not in on_top_path and unwanted(node))
                 or (node in stock and tags[node] in BLOCK_TAGS and is_stock_line(element_text(page.elements[node])))
-                or (on_article and tags[node] in ARTICLE_LABELLED_TAGS and node not in on_top_path and label(node) == ARTICLE_NOISE)
+                or (
+                    on_article  # rule 22
+                    and tags[node] in ARTICLE_LABELLED_TAGS
+                    and node not in on_top_path
+                    and label(node) == ARTICLE_NOISE
+                )
+                or (node in credits and tags[node] in BLOCK_TAGS and is_credit(element_text(page.elements[node])))  # 24
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
@@ -1351,6 +1361,93 @@ def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool],
 #: class="article-cta">`` is removed.  Rule 9 reads labels on container tags only; news
 #: and blog templates put their disclaimers and calls on a paragraph.  Empty: off.
 ARTICLE_LABELLED_TAGS = frozenset({"p"})
+
+
+# --- Rule 23: contributors' notes ----------------------------------------------------
+
+#: Rule 23: on an article, a contributor's note after the story (an op-ed's "Jane Roe is a
+#: professor of law at ...", set in italics as news sites print it) is a text of at most
+#: this many characters, at least ``NOTE_MIN_ITALIC`` of it in ``<em>`` or ``<i>``, opening
+#: with a name and "is", "was", "has been", "serves", ...  Rule 15 asks a bio for a writer
+#: word; this note names the contributor's day job instead.  0 turns the rule off.
+NOTE_MAX_CHARS = 500
+NOTE_MIN_ITALIC = 0.9
+ITALIC_TAGS = frozenset({"em", "i"})
+_NOTE = re.compile(
+    rf"\(?(?!(?:{'|'.join(_NOT_A_NAME.split())})\b)(?:[A-Z][\w.'’-]*\s+){{0,3}}[A-Z][\w.'’-]*,?\s+"
+    r"(?:is|was|has been|serves|holds|leads|teaches|works)\b"
+)
+
+
+def _is_contributor_note(page: Page, i: int, text: str) -> bool:
+    """Rule 23: element ``i`` (its text ``text``, whitespace collapsed) is a contributor's
+    note: short, opening with a name and a verb of what the person is or does, and set in
+    italics (its ``<em>``/``<i>`` parts, outermost only, hold ``NOTE_MIN_ITALIC`` of its
+    characters; read only when the text matches)."""
+    if len(text) > NOTE_MAX_CHARS or _NOTE.match(text) is None:
+        return False
+    tags, end, chars = page.tags, page.end, page.chars
+    italic = 0
+    j, stop = i, end[i]
+    while j < stop:
+        if tags[j] in ITALIC_TAGS:
+            italic += chars[j]
+            j = end[j]
+        else:
+            j += 1
+    return italic >= NOTE_MIN_ITALIC * chars[i]
+
+
+# --- Rule 24: photo credits ------------------------------------------------------------
+
+#: Rule 24: on an article, a block-level element of at most this many characters inside a
+#: kept block whose whole text is a picture's credit ("Photo: Shutterstock", "Image credit:
+#: © Depositphotos.com/Ann Lee", "Getty Images / Holger Leue", "Credit: Apple", "Photo by
+#: Lisa Jennings", "AP Photo/John Doe") is removed: a caption's credit line that no caption
+#: label or ``<figcaption>`` (rules 2 and 9) took with it.  0 turns the rule off.
+CREDIT_MAX_CHARS = 100
+_AGENCIES = r"(?:getty images|shutterstock|istock(?:photo)?|ap photo|unsplash|pexels|depositphotos)"
+_CREDIT_PHRASE = (
+    r"(?:(?:(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?)?\s*(?::|by\b)|credits?\s*:"
+    rf"|\(?(?:photo|image)s?\s*(?:courtesy|via)\b)[^\n]*|[^\n]*\b{_AGENCIES}\b[^\n]*)"
+)
+_CREDIT = re.compile(_CREDIT_PHRASE, re.IGNORECASE)
+#: The same as whole runs of the page's text, lower-cased and joined by newlines.
+_CREDIT_RUNS = re.compile(rf"\n{_CREDIT_PHRASE}(?=\n)")
+
+
+def is_credit(text: str) -> bool:
+    """Rule 24: ``text`` (whitespace collapsed) is a picture's credit ("Photo: Shutterstock",
+    "Getty Images / Holger Leue")."""
+    return len(text) <= CREDIT_MAX_CHARS and _CREDIT.fullmatch(text) is not None
+
+
+def _credit_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
+    """Rule 24's candidates in the element ranges the pruning scan reads: the elements of at
+    most ``CREDIT_MAX_CHARS`` characters owning a text run that is a credit, and their
+    ancestors as short; one regular-expression scan over those short elements' runs, as rule
+    14's :func:`_stock_candidates` does for stock lines."""
+    if not CREDIT_MAX_CHARS or not ranges:
+        return set()
+    in_ranges = bytearray(len(page))
+    for start, stop in ranges:
+        in_ranges[start:stop] = b"\x01" * (stop - start)
+    owner, chars = page.run_owner, page.chars
+    short_owner = map(CREDIT_MAX_CHARS.__ge__, map(chars.__getitem__, owner))
+    short = list(map(and_, short_owner, map(in_ranges.__getitem__, owner)))
+    runs = list(compress(range(len(short)), short))
+    joined = "\n" + "\n".join(map(page.run_collapsed.__getitem__, runs)).lower() + "\n"
+    candidates: set[int] = set()
+    parent = page.parent
+    run = previous = 0  # the run after the match's newline: the newlines counted match by match
+    for match in _CREDIT_RUNS.finditer(joined):
+        run += joined.count("\n", previous, match.start())
+        previous = match.start()
+        x = owner[runs[run]]
+        while x >= 0 and x not in candidates and chars[x] <= CREDIT_MAX_CHARS:
+            candidates.add(x)
+            x = parent[x]
+    return candidates
 
 
 _CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
