@@ -1406,10 +1406,14 @@ def _is_contributor_note(page: Page, i: int, text: str) -> bool:
 #: Lisa Jennings", "AP Photo/John Doe") is removed: a caption's credit line that no caption
 #: label or ``<figcaption>`` (rules 2 and 9) took with it.  0 turns the rule off.
 CREDIT_MAX_CHARS = 100
-_AGENCIES = r"(?:getty images|shutterstock|istock(?:photo)?|ap photo|unsplash|pexels|depositphotos)"
+_AGENCIES = r"(?:getty images|shutterstock|istock(?:photo)?|ap photo|unsplash|pexels|depositphotos|reuters|afp)"
+#: A credit: "Photo: ...", "Image credit: ...", "Photo by ...", "Credit: ...", "Photo courtesy of
+#: ...", or an agency's name alone or beside a photographer's ("Getty Images / Holger Leue",
+#: "Jane Doe/AFP"), never a sentence naming an agency ("Shutterstock shares fell").
 _CREDIT_PHRASE = (
-    r"(?:(?:(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?)?\s*(?::|by\b)|credits?\s*:"
-    rf"|\(?(?:photo|image)s?\s*(?:courtesy|via)\b)[^\n]*|[^\n]*\b{_AGENCIES}\b[^\n]*)"
+    r"(?:(?:(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?| sources?)?\s*(?::|by\b)"
+    r"|credits?\s*:|\(?(?:photo|image)s?\s*(?:courtesy|via)\b)[^\n]*"
+    rf"|(?:©\s*)?(?:[^\n/]{{0,60}}/\s*)?{_AGENCIES}(?:\s*(?:/|via\b)[^\n]{{0,60}})?\W*)"
 )
 _CREDIT = re.compile(_CREDIT_PHRASE, re.IGNORECASE)
 #: The same as whole runs of the page's text, lower-cased and joined by newlines.
