@@ -104,3 +104,31 @@ def test_a_sentence_about_a_photo_stays() -> None:
         assert not plus.is_credit(sentence)
     for credit in ("Photo by Lisa Jennings", "Getty Images / Holger Leue", "Holger Leue/AFP", "Image source: NASA"):
         assert plus.is_credit(credit)
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "<p><em>Love movies? Our Watch Party newsletter has the best picks, delivered right to your inbox. "
+        "Sign up now.</em></p>",
+        "<p><strong>Related: <a href='/n'>Our free weekly newsletter</a> alerts you to new research.</strong></p>",
+        "<p><b><i>Download and subscribe to our new app to make your goals a reality.</i></b></p>",
+    ],
+)
+def test_an_emphasized_call_inside_the_story_is_out_of_the_text(aside: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rule 25: a call to subscribe set in emphasis, in the story's middle (rule 18 reads
+    # only its end).
+    body = "".join(f"<p>{p}</p>" + (aside if i == 2 else "") for i, p in enumerate(STORY))
+    html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(plus, "CALL_EMPHASIS_TAGS", frozenset())
+    assert len(lines(extract(html).text)) == len(STORY) + 1
+
+
+def test_a_call_not_emphasized_or_not_a_call_stays_in_the_story() -> None:
+    plain = "Our newsletter reached 40,000 subscribers, and you can sign up for it at the library."
+    emphasized = "The trust said donations from 300 families paid for the survey of the wall."
+    for part, text in ((f"<p>{plain}</p>", plain), (f"<p><em>{emphasized}</em></p>", emphasized)):
+        body = "".join(f"<p>{p}</p>" + (part if i == 2 else "") for i, p in enumerate(STORY))
+        html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
+        assert text in lines(extract(html).text)

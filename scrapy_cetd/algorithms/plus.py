@@ -854,6 +854,7 @@ def _story_edges(
         if not removed[child] and (edge(child, True) or (child in last and edge(child, False))):
             removed[child : end[child]] = [True] * (end[child] - child)
             found.append(child)
+    found += _emphasized_calls(page, children, removed)  # rule 25
     outside = [b for b in kept if b < top or b >= end[top]]  # inside: the children above
     dropped = {b for b in outside if edge(b, b < top)}
     if dropped:
@@ -1382,20 +1383,26 @@ _NOTE = re.compile(
 def _is_contributor_note(page: Page, i: int, text: str) -> bool:
     """Rule 23: element ``i`` (its text ``text``, whitespace collapsed) is a contributor's
     note: short, opening with a name and a verb of what the person is or does, and set in
-    italics (its ``<em>``/``<i>`` parts, outermost only, hold ``NOTE_MIN_ITALIC`` of its
-    characters; read only when the text matches)."""
+    italics (read only when the text matches)."""
     if len(text) > NOTE_MAX_CHARS or _NOTE.match(text) is None:
         return False
-    tags, end, chars = page.tags, page.end, page.chars
-    italic = 0
+    return _chars_in(page, i, ITALIC_TAGS) >= NOTE_MIN_ITALIC * page.chars[i]
+
+
+def _chars_in(page: Page, i: int, tags: frozenset[str]) -> int:
+    """The characters of element ``i``'s subtree inside elements of ``tags`` (the outermost
+    ones: a nested one is not counted twice); a walk over the subtree's tags, for short
+    elements."""
+    all_tags, end, chars = page.tags, page.end, page.chars
+    inside = 0
     j, stop = i, end[i]
     while j < stop:
-        if tags[j] in ITALIC_TAGS:
-            italic += chars[j]
+        if all_tags[j] in tags:
+            inside += chars[j]
             j = end[j]
         else:
             j += 1
-    return italic >= NOTE_MIN_ITALIC * chars[i]
+    return inside
 
 
 # --- Rule 24: photo credits ------------------------------------------------------------
@@ -1452,6 +1459,39 @@ def _credit_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
             candidates.add(x)
             x = parent[x]
     return candidates
+
+
+# --- Rule 25: emphasized calls inside the story -------------------------------------
+
+#: Rule 25: on an article, a child of the top block anywhere in the story (not only at its
+#: edges, as rule 18 reads) that is a call to subscribe or support (:func:`is_call`, at most
+#: ``CALL_MAX_CHARS`` characters) and set in emphasis (``EMPHASIS_MIN_SHARE`` of it in these
+#: tags) is removed: an editor's aside ("Love movies? Our Watch Party newsletter has the
+#: best picks, delivered to your inbox. Sign up now", "Download and subscribe to our app").
+#: Not emphasized, a story's own sentence about a newsletter stays.  Empty: off.
+CALL_EMPHASIS_TAGS = frozenset({"em", "i", "strong", "b"})
+EMPHASIS_MIN_SHARE = 0.9
+
+
+def _emphasized_calls(page: Page, children: list[int], removed: list[bool]) -> list[int]:
+    """Rule 25 on the top block's ``children``: the emphasized calls, removed (flags set in
+    place) and returned.  A child's text is read only when it is short and emphasized."""
+    tags, end, chars = page.tags, page.end, page.chars
+    found = []
+    for child in children:
+        c = chars[child]
+        if (
+            c
+            and c <= CALL_MAX_CHARS
+            and not removed[child]
+            and tags[child] not in HEADING_TAGS
+            and CALL_EMPHASIS_TAGS
+            and _chars_in(page, child, CALL_EMPHASIS_TAGS) >= EMPHASIS_MIN_SHARE * c
+            and is_call(element_text(page.elements[child]))
+        ):
+            removed[child : end[child]] = [True] * (end[child] - child)
+            found.append(child)
+    return found
 
 
 _CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
