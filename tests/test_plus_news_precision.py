@@ -14,7 +14,7 @@ from tests.test_plus_news import STORY, lines, story_page
 @pytest.mark.parametrize(
     "part",
     [
-        "<p class='views-disclaimer'>The views expressed by the authors of this blog are their own.</p>",
+        "<p id='views-disclaimer'>The views expressed by the authors of this blog are their own.</p>",
         "<p class='disclaimer'>Accuracy and availability of transcripts may vary.</p>",
         "<p class='article-cta'>Already have an account? Log in to keep reading.</p>",
         "<p class='txt-disclaimer'>Examples are provided to illustrate real-world usage.</p>",

@@ -962,12 +962,7 @@ def _prune(
                 (prune_links and tags[node] in BLOCK_TAGS and link_chars[node] >= link_prune * c)
                 or (tags[node] in LABELLED_TAGS and node not in on_top_path and unwanted(node))
                 or (node in stock and tags[node] in BLOCK_TAGS and is_stock_line(element_text(page.elements[node])))
-                or (
-                    on_article  # rule 22
-                    and tags[node] in ARTICLE_LABELLED_TAGS
-                    and node not in on_top_path
-                    and label(node) == ARTICLE_NOISE
-                )
+                or (on_article and tags[node] in ARTICLE_LABELLED_TAGS and _article_noise_label(page, node))  # 22
                 or (node in credits and tags[node] in BLOCK_TAGS and is_credit(element_text(page.elements[node])))  # 24
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
@@ -1362,6 +1357,19 @@ def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool],
 #: class="article-cta">`` is removed.  Rule 9 reads labels on container tags only; news
 #: and blog templates put their disclaimers and calls on a paragraph.  Empty: off.
 ARTICLE_LABELLED_TAGS = frozenset({"p"})
+
+
+def _article_noise_label(page: Page, i: int) -> bool:
+    """Rule 22: element ``i``'s ``class`` and ``id`` are an article-noise label
+    (:func:`~.labels.label_of`; a comment or noise word wins, as in rule 9).  Two attribute
+    reads, not rule 9's walk over all attributes (for the ``data-*`` ones): a paragraph is
+    rarely a component, and this rule reads every paragraph of an article's kept blocks."""
+    element = page.elements[i]
+    value = element.get("class")
+    name = element.get("id")
+    if name is not None:
+        value = name if value is None else f"{value} {name}"
+    return value is not None and label_of(value) == ARTICLE_NOISE
 
 
 # --- Rule 23: contributors' notes ----------------------------------------------------
