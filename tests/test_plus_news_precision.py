@@ -132,3 +132,31 @@ def test_a_call_not_emphasized_or_not_a_call_stays_in_the_story() -> None:
         body = "".join(f"<p>{p}</p>" + (part if i == 2 else "") for i, p in enumerate(STORY))
         html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
         assert text in lines(extract(html).text)
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        "<div><span>By</span> <a href='/a/lauren'>Lauren</a><p>Lauren has written for the blog since 2018.</p>"
+        "<a href='/a/lauren'>View author page</a></div>",
+        "<p>About the Author:</p><p>Juliette Carreiro is a content creator with five years in SEO.</p>",
+        "<h3>About the author</h3><p>Ann Lee teaches history at Leeds and lives by the harbour.</p>",
+        "<div>Sarah is a teacher and mother. <ul><li><a href='/p/1'>Just This Next Step</a></li></ul>"
+        "Latest posts by Sarah Beach (see all)</div>",
+    ],
+)
+def test_an_authors_box_after_the_story_is_out_of_the_text(box: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rule 26: the box's stock line takes the bio with it (rule 15 asks for a writer word).
+    html = story_page(last=box)
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(plus, "AUTHOR_BOX_MAX_CHARS", 0)
+    assert lines(extract(html).text) != STORY
+
+
+def test_the_author_mentioned_in_the_story_stays() -> None:
+    sentence = "Beyond the book itself, consider what you know about the author and her town."
+    body = "".join(f"<p>{p}</p>" + (f"<p>{sentence}</p>" if i == 2 else "") for i, p in enumerate(STORY))
+    html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
+    assert sentence in lines(extract(html).text)
+    assert lines(extract(story_page(last=f"<p>{sentence}</p>")).text)[-1] == sentence
+    assert lines(extract(story_page(first="<h3>About the author</h3>")).text)[0] == "About the author"

@@ -138,6 +138,7 @@ __all__ = [
     "filter_blocks",
     "is_bio",
     "is_call",
+    "is_author_box",
     "is_credit",
     "is_dateline",
     "is_disclosure",
@@ -843,13 +844,13 @@ def _story_edges(
         text = texts.get(i)
         if text is None:
             text = texts[i] = element_text(page.elements[i])
-        if not before and _is_contributor_note(page, i, text):  # rule 23
+        if not before and (_is_contributor_note(page, i, text) or is_author_box(text)):  # rules 23, 26
             return True
         return (is_dateline(text) if before else is_legal(text) or is_call(text)) or is_bio(text) or is_disclosure(text)
 
     children = page.children_of(top)
     last = children[max(HEADER_CHILDREN, len(children) - HEADER_CHILDREN) :]
-    found = []
+    found = _author_box_tail(page, last, removed)  # rule 26
     for child in children[:HEADER_CHILDREN] + last:
         if not removed[child] and (edge(child, True) or (child in last and edge(child, False))):
             removed[child : end[child]] = [True] * (end[child] - child)
@@ -1500,6 +1501,50 @@ def _emphasized_calls(page: Page, children: list[int], removed: list[bool]) -> l
             removed[child : end[child]] = [True] * (end[child] - child)
             found.append(child)
     return found
+
+
+# --- Rule 26: an author's box after the story ----------------------------------------
+
+#: Rule 26: on an article, a text of at most this many characters after the story (among
+#: the top block's last children, or a kept block after it) opening with "About the author"
+#: or holding an author's box's stock line ("View author page", "Latest posts by Ann Lee
+#: (see all)", "More articles by ...") is left out with the box: the author's name, title and bio, which
+#: rule 15 misses when the bio names no writer word.  A lead alone ("About the Author:", a
+#: heading too) goes with the children after it.  0 turns the rule off.
+AUTHOR_BOX_MAX_CHARS = 800
+_AUTHOR_BOX = re.compile(
+    r"^\W*about the (?:author|writer)s?\b|view (?:the )?author(?:'s)? (?:page|profile)|(?:latest|recent) posts by\b"
+    r"|(?:view|see) all (?:posts|articles|stories) by\b|more (?:posts|articles|stories) (?:from|by)\b"
+    r"|(?:articles|posts|stories) by this author",
+    re.IGNORECASE,
+)
+_AUTHOR_LEAD = re.compile(r"about the (?:author|writer)s?\W*", re.IGNORECASE)
+_AUTHOR_LEAD_MAX_CHARS = 30
+
+
+def is_author_box(text: str) -> bool:
+    """Rule 26: ``text`` (whitespace collapsed) is short and holds an author's box's stock
+    line ("About the author", "View author page")."""
+    return len(text) <= AUTHOR_BOX_MAX_CHARS and _AUTHOR_BOX.search(text) is not None
+
+
+def _author_box_tail(page: Page, last: list[int], removed: list[bool]) -> list[int]:
+    """Rule 26 on the top block's ``last`` children: a lead alone ("About the Author:", a
+    heading or a line) and the children after it, when they hold at most
+    ``AUTHOR_BOX_MAX_CHARS`` characters, are removed (flags set in place; returned)."""
+    chars, end = page.chars, page.end
+    for k, child in enumerate(last):
+        if removed[child] or not 0 < chars[child] <= _AUTHOR_LEAD_MAX_CHARS:
+            continue
+        if _AUTHOR_LEAD.fullmatch(element_text(page.elements[child])) is None:
+            continue
+        box = [c for c in last[k:] if not removed[c]]
+        if sum(chars[c] for c in box) > AUTHOR_BOX_MAX_CHARS:
+            return []
+        for c in box:
+            removed[c : end[c]] = [True] * (end[c] - c)
+        return box
+    return []
 
 
 _CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
