@@ -1474,12 +1474,17 @@ def _credit_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
 
 #: Rule 25: on an article, a child of the top block anywhere in the story (not only at its
 #: edges, as rule 18 reads) that is a call to subscribe or support (:func:`is_call`, at most
-#: ``CALL_MAX_CHARS`` characters) and set in emphasis (``EMPHASIS_MIN_SHARE`` of it in these
-#: tags) is removed: an editor's aside ("Love movies? Our Watch Party newsletter has the
-#: best picks, delivered to your inbox. Sign up now", "Download and subscribe to our app").
-#: Not emphasized, a story's own sentence about a newsletter stays.  Empty: off.
+#: ``CALL_MAX_CHARS`` characters) set in emphasis (``EMPHASIS_MIN_SHARE`` of it in these
+#: tags) or in a box of its own (``CALL_BOX_TAGS``) is removed: an editor's aside ("Love
+#: movies? Our Watch Party newsletter has the best picks, delivered to your inbox. Sign up
+#: now", "Download and subscribe to our app"), a newsletter box.  A plain paragraph of the
+#: story about a newsletter stays.  Tuning half, two folds: 8 articles and a forum thread
+#: up, one article down (a boxed note the gold keeps).  Empty: off.
 CALL_EMPHASIS_TAGS = frozenset({"em", "i", "strong", "b"})
 EMPHASIS_MIN_SHARE = 0.9
+#: Rule 25: a call in a box of its own (a child of the top block of these tags, not a
+#: paragraph of the story) is removed too, emphasized or not.  Empty: off.
+CALL_BOX_TAGS = frozenset({"div", "section", "aside", "form"})
 
 
 def _emphasized_calls(page: Page, children: list[int], removed: list[bool]) -> list[int]:
@@ -1494,8 +1499,10 @@ def _emphasized_calls(page: Page, children: list[int], removed: list[bool]) -> l
             and c <= CALL_MAX_CHARS
             and not removed[child]
             and tags[child] not in HEADING_TAGS
-            and CALL_EMPHASIS_TAGS
-            and _chars_in(page, child, CALL_EMPHASIS_TAGS) >= EMPHASIS_MIN_SHARE * c
+            and (
+                tags[child] in CALL_BOX_TAGS
+                or (CALL_EMPHASIS_TAGS and _chars_in(page, child, CALL_EMPHASIS_TAGS) >= EMPHASIS_MIN_SHARE * c)
+            )
             and is_call(element_text(page.elements[child]))
         ):
             removed[child : end[child]] = [True] * (end[child] - child)
