@@ -1495,7 +1495,7 @@ def _credit_candidates(page: Page) -> set[int]:
 #: is removed: an editor's aside ("Love movies? Our Watch Party newsletter has the best
 #: picks, delivered to your inbox. Sign up now", "Download and subscribe to our app"), a
 #: newsletter box.  A plain paragraph of the story about a newsletter stays.  Tuning half,
-#: two folds: 5 articles and a forum thread up, none down.  Empty: off.
+#: two folds: 4 articles and a forum thread up, none down.  Empty: off.
 CALL_EMPHASIS_TAGS = frozenset({"em", "i", "strong", "b"})
 EMPHASIS_MIN_SHARE = 0.9
 #: Rule 25: a call in a box of its own (a child of the top block of these tags, not a
@@ -1521,7 +1521,10 @@ def _emphasized_calls(page: Page, children: list[int], removed: list[bool]) -> l
             and tags[child] not in HEADING_TAGS
             and (
                 (tags[child] in CALL_BOX_TAGS and not _FORM_CONTROLS.isdisjoint(tags[child : end[child]]))
-                or (CALL_EMPHASIS_TAGS and _chars_in(page, child, CALL_EMPHASIS_TAGS) >= EMPHASIS_MIN_SHARE * c)
+                or (
+                    not CALL_EMPHASIS_TAGS.isdisjoint(tags[child : end[child]])  # C-level, before the walk
+                    and _chars_in(page, child, CALL_EMPHASIS_TAGS) >= EMPHASIS_MIN_SHARE * c
+                )
             )
             and is_call(element_text(page.elements[child]))
         ):
