@@ -1522,7 +1522,8 @@ def _emphasized_calls(page: Page, children: list[int], removed: list[bool]) -> l
             and (
                 (tags[child] in CALL_BOX_TAGS and not _FORM_CONTROLS.isdisjoint(tags[child : end[child]]))
                 or (
-                    not CALL_EMPHASIS_TAGS.isdisjoint(tags[child : end[child]])  # C-level, before the walk
+                    CALL_EMPHASIS_TAGS  # a list when plus_rules.py --set sets it; checked at C level first:
+                    and not frozenset(CALL_EMPHASIS_TAGS).isdisjoint(tags[child : end[child]])
                     and _chars_in(page, child, CALL_EMPHASIS_TAGS) >= EMPHASIS_MIN_SHARE * c
                 )
             )
