@@ -27,7 +27,9 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
    b. kept when they lie in a peer of the top block's item, the top block being inside
       an item of a repeated sibling group (listings, forum posts);
    c. dropped when the top block is prose standing alone and they lie, after it, inside
-      a small item of another repeated group (comment and review lists);
+      a small item of another repeated group (comment and review lists); prose in a
+      group of alike siblings stands alone too when the page declares an article
+      (rule 27, :func:`declares_article`);
    d. otherwise kept only if their DensitySum is at least ``block_ratio`` (0.08; the
       prototype's 0.1 was slightly worse on both halves) times the top block's.
 5. Threshold coefficient 0.7 (measured best of 0.5-0.8 on the tuning half, better than
@@ -544,6 +546,43 @@ def _is_prose(page: Page, top: int) -> bool:
     return paragraphs >= PROSE_MIN_PARAGRAPHS and 2 * in_paragraphs >= chars[top]
 
 
+# --- Rule 27: a declared article stands alone ------------------------------------------
+
+#: Rule 27: prose in a group of alike siblings (layout slots sharing a class around a lone
+#: story: a news CMS's ``div.module-slot`` pre-content, content and post-content) is read as
+#: an article standing alone (rule 4c, and so rules 13-26) when the page declares an
+#: article (:func:`declares_article`).  Tuning half, two folds (``plus_rules.py --folds``,
+#: ``--set DECLARED_ARTICLE_STANDS_ALONE=0`` before): articles' word F1 0.9624 / 0.9647 ->
+#: 0.9626 / 0.9650, shingle F1 0.9584 / 0.9558 -> 0.9586 / 0.9559; 8 articles up, 1 down,
+#: no other page changed.  Dropping the group's peers as well lowered the odd fold.
+DECLARED_ARTICLE_STANDS_ALONE = True
+#: The schema.org types of an article: ``Article`` and its subtypes (``NewsArticle``,
+#: ``TechArticle``, ...) and ``BlogPosting``; not ``DiscussionForumPosting``.
+_ARTICLE_TYPE = re.compile(r"(?:Article|BlogPosting)$")
+
+
+def declares_article(page: Page) -> bool:
+    """Whether the page declares itself an article: a JSON-LD object of its own (top
+    level, ``@graph`` member or ``mainEntity``) of an :data:`_ARTICLE_TYPE`, or ``og:type``
+    ``article``."""
+    texts = [text for text in page.json_ld if "Article" in text or "BlogPosting" in text]
+    if texts and any(any(map(_ARTICLE_TYPE.search, types)) for types in declared_types(texts)):
+        return True
+    return og_type(page) == "article"
+
+
+def og_type(page: Page) -> str:
+    """The page's ``og:type`` (``<meta property="og:type">`` in its ``<head>``), stripped and
+    in lower case; empty when it has none."""
+    head = page.root.find("head")
+    if head is None:
+        return ""
+    for meta in head.iter("meta"):
+        if (meta.get("property") or "").strip().lower() == "og:type":
+            return (meta.get("content") or "").strip().lower()
+    return ""
+
+
 def filter_blocks(
     page: Page,
     marked: list[int],
@@ -573,7 +612,10 @@ def filter_blocks(
     peer_ends = [end[p] for p in peers]  # ends, sorted as the peers are
     if peers:
         info["peer_items"] = len(peers)
-    lone_prose = bool(peer_min) and not peers and _is_prose(page, top)
+    if peers and DECLARED_ARTICLE_STANDS_ALONE:
+        lone_prose = _is_prose(page, top) and declares_article(page)  # rule 27
+    else:
+        lone_prose = bool(peer_min) and not peers and _is_prose(page, top)
     info["top_is_lone_prose"] = lone_prose
     floor = block_ratio * density_sum[top]
 
@@ -1193,12 +1235,7 @@ def is_product_page(page: Page, positions: Mapping[str, list[int]] | None = None
     texts = [text for text in page.json_ld if "Product" in text]
     if texts and any(PRODUCT_TYPES.intersection(types) for types in declared_types(texts)):
         return True
-    head = page.root.find("head")
-    if head is not None and any(
-        (meta.get("property") or "").strip().lower() == "og:type"
-        and (meta.get("content") or "").strip().lower().startswith("product")
-        for meta in head.iter("meta")
-    ):
+    if og_type(page).startswith("product"):
         return True
     if positions is None:
         positions = tag_positions(page, _CONTROL_TAGS)
@@ -1732,7 +1769,8 @@ def plus_selection(
     else:
         marked = extract_content(page, (density >= threshold).tolist(), subtree_best(page, density_sum), top)
         blocks, report = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info, positions)
-        twins = _twins(page, blocks, top, counts) if info.get("top_is_lone_prose") else []
+        if info.get("top_is_lone_prose") and "peer_items" not in info:  # a group's items are no twins (rule 27)
+            twins = _twins(page, blocks, top, counts)
         if twins:
             info["twins"] = _Named(twins)
             blocks = sorted(blocks + twins)
