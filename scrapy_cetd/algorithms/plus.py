@@ -1174,7 +1174,8 @@ def is_product_page(page: Page, positions: Mapping[str, list[int]] | None = None
     texts = [text for text in page.json_ld if "Product" in text]
     if texts and any(PRODUCT_TYPES.intersection(types) for types in declared_types(texts)):
         return True
-    head = page.root.find("head")
+    # root.find("head") without ElementPath: this check 0.026x -> 0.017x lxml's parse (median, first dev half)
+    head = next(page.root.iterchildren("head"), None)
     if head is not None and any(
         (meta.get("property") or "").strip().lower() == "og:type"
         and (meta.get("content") or "").strip().lower().startswith("product")
