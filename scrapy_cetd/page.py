@@ -571,6 +571,16 @@ class Page:
         return np.where(self._has_child, sums, values).tolist()
 
     @cached_property
+    def chars_array(self) -> np.ndarray:
+        """:attr:`chars` as an array."""
+        return _int_array(self.chars)
+
+    @cached_property
+    def run_owner_array(self) -> np.ndarray:
+        """:attr:`run_owner` as an array (the end of :attr:`_child_and_run_owners`)."""
+        return self._child_and_run_owners[len(self.parent) - 1 :]
+
+    @cached_property
     def _child_and_run_owners(self) -> np.ndarray:
         """The parent of each element but body, then the owner of each run (for DensitySum)."""
         return _int_array(self.parent[1:] + self.run_owner, "n")
