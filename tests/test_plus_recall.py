@@ -1,0 +1,108 @@
+"""cetd-plus's recall rules: parts of the story that the rules once dropped are kept, and
+the noise beside them still goes (hand-made pages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_cetd import extract
+from scrapy_cetd.algorithms import plus
+
+MOVERS = ["Blue Moving", "Liberty Moving", "Maxi Moving", "Perfect Moving", "Lift Moving", "Oz Moving"]
+
+
+def roundup(*, after: str = "") -> str:
+    """A roundup: each item a linked heading and a paragraph about it; ``after``: what
+    follows the story inside the article."""
+    items = "".join(
+        f"<h2><a href='https://mover{i}.example/'>{i + 1}. {name}</a></h2>"
+        f"<p>{name} has moved families across the five boroughs since 1998; its crews wrap "
+        f"every piece of furniture, and its quotes are fixed before the truck arrives.</p>"
+        for i, name in enumerate(MOVERS)
+    )
+    return (
+        "<html><head><title>The best movers in New York</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/guides'>Guides</a></nav>"
+        f"<main><article><div class='story'><p>Moving in New York is hard: stairs, permits "
+        f"and narrow streets. We compared the city's movers on price, care and punctuality "
+        f"over three months of moves.</p>{items}{after}</div></article></main>"
+        "</body></html>"
+    )
+
+
+def test_a_roundups_linked_item_titles_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = extract(roundup()).text
+    for i, name in enumerate(MOVERS):
+        assert f"{i + 1}. {name}" in text.splitlines()
+    # Before: rule 7 pruned each title as a link-dense part.
+    monkeypatch.setattr(plus, "LINK_PRUNE_SPARED_TAGS", frozenset())
+    assert "1. Blue Moving" not in extract(roundup()).text
+
+
+def test_a_cards_linked_title_and_a_link_list_still_go() -> None:
+    # A "read next" card: its linked title is most of the card's text.
+    card = (
+        "<div class='card'><h3><a href='/next'>Why the city's movers raised their prices</a></h3>"
+        "<span>4 min</span></div>"
+    )
+    links = "<ul>" + "".join(f"<li><a href='/m/{i}'>Mover {i}</a></li>" for i in range(6)) + "</ul>"
+    text = extract(roundup(after=card + links)).text
+    assert "Why the city's movers raised their prices" not in text
+    assert "Mover 3" not in text
+    assert "1. Blue Moving" in text
+
+
+def test_a_threads_linked_post_titles_still_go() -> None:
+    # A forum thread (the top block is one of a repeated group of posts): each post's
+    # linked title "Re: ..." is the board's furniture, not the posts' text.
+    posts = "".join(
+        f"<div class='post'><div class='postbody'><h3><a href='#p{i}'>Re: Moving a piano</a></h3>"
+        f"<div class='content'>Reply {i}: we moved ours down four flights last year; hire a crew "
+        f"with a piano board and straps, and measure every landing before the day. The stairs "
+        f"are where the damage happens.</div></div></div>"
+        for i in range(5)
+    )
+    html = f"<html><head><title>Moving a piano</title></head><body><main>{posts}</main></body></html>"
+    text = extract(html).text
+    assert "Reply 2: we moved ours" in text
+    assert "Re: Moving a piano" not in text
+
+
+def split_story(*, twin_class: str = "rich-text body", twin_text: str = "") -> str:
+    """A story split over two containers alike (classes in another order), an embed between
+    them; the second holds most of the story."""
+    first = twin_text or "".join(
+        f"<p>Opening {i}: the harbour wall has stood for two hundred years, and the storms of "
+        f"last winter opened cracks along most of its length.</p>"
+        for i in range(2)
+    )
+    rest = "".join(
+        f"<p>Body {i}: engineers surveyed the wall in spring and the council agreed on Tuesday "
+        f"to rebuild it before the winter storms, at a cost of four million pounds.</p>"
+        for i in range(40)
+    )
+    return (
+        "<html><head><title>The harbour wall</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        f"<main><article><div class='story'><div class='{twin_class}'>{first}</div>"
+        "<div class='embed'><iframe src='https://video.example/1'></iframe></div>"
+        f"<div class='body rich-text'>{rest}</div></div></article>"
+        "<aside><h2>Most read</h2><ul><li><a href='/a'>Another story</a></li></ul></aside></main>"
+        "</body></html>"
+    )
+
+
+def test_a_story_split_over_twin_containers_keeps_its_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = extract(split_story()).text.splitlines()
+    assert text[0].startswith("Opening 0:") and text[-1].startswith("Body 39:")
+    assert "Another story" not in text
+    # Before: the first container lay below rule 4d's floor.
+    monkeypatch.setattr(plus, "TWIN_MIN_PARAGRAPH_SHARE", 2)
+    assert extract(split_story()).text.splitlines()[0].startswith("Body 0:")
+
+
+def test_a_container_alike_that_is_no_prose_and_one_of_another_class_stay_out() -> None:
+    # A video's title and length in a container alike: not in paragraphs.
+    video = "<div>Watch: the storm breaks over the harbour wall, filmed from the lighthouse</div><div>2 min</div>"
+    assert "Watch: the storm" not in extract(split_story(twin_text=video)).text
+    assert "Opening 0" not in extract(split_story(twin_class="intro")).text
