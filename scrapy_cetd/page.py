@@ -79,24 +79,36 @@ _tag_of = attrgetter("tag")
 _text_of = attrgetter("text")
 _tail_of = attrgetter("tail")
 
-
-
-def _json_ld_texts(root: etree._Element) -> list[str]:
-    """The texts of the page's ``<script type="application/ld+json">`` blocks, read before
-    the cleaning removes ``<script>`` (for :mod:`scrapy_cetd.metadata` and cetd-plus's
-    rule 17).  lxml's walk for one tag costs 0.03x lxml's parse of the page (median, first
-    half of the WCXB dev pages), an XPath with a predicate on ``@type`` 0.077x.  The type
-    is read first: a script's text (often kB of code) is decoded only for JSON-LD."""
-    return [
-        script.text
-        for script in root.iter("script")
-        if "ld+json" in (script.get("type") or "").lower() and script.text
-    ]
-
 #: SVG elements a ``<title>`` (the tooltip of a graphic, SVG's own element) sits in.
 _SVG_PARENTS = frozenset(
     "svg symbol g defs use path circle ellipse line polygon polyline rect text image switch".split()
 )
+
+
+def _title_and_json_ld(root: etree._Element) -> tuple[str | None, list[str]]:
+    """The page's title and the texts of its ``<script type="application/ld+json">``
+    blocks, from one walk of the tree for both tags (lxml's, in C; two walks, one per tag,
+    cost 0.083x lxml's parse of the page, this one 0.066x: median, first half of the WCXB
+    dev pages).
+
+    The title is the first ``<title>`` with text, as a browser's ``document.title``: not an
+    SVG icon's tooltip (``<svg><title>LinkedIn</title>``), which a page without a title of
+    its own would otherwise get.  The JSON-LD (for :mod:`scrapy_cetd.metadata` and
+    cetd-plus's rule 17) is read before the cleaning removes ``<script>``; a script's type
+    is read first, so its text (often kB of code) is decoded only for JSON-LD."""
+    title = None
+    json_ld = []
+    for element in root.iter("title", "script"):
+        if element.tag == "script":
+            if "ld+json" in (element.get("type") or "").lower() and (text := element.text):
+                json_ld.append(text)
+        elif title is None:
+            parent = element.getparent()
+            if parent is not None and parent.tag in _SVG_PARENTS:
+                continue
+            title = normalize_space(displayed_text(raw_text(element))) or None
+    return title, json_ld
+
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
@@ -234,7 +246,7 @@ def _deferred(hidden: list[etree._Element], root: etree._Element) -> set[etree._
     lengths = list(map(_TEXT_LENGTH, outermost))
     if max(lengths) < DEFERRED_MIN_CHARS:
         return set()  # the common case, decided without measuring the whole page
-    body = root.find("body")
+    body = next(root.iterchildren("body"), None)
     total = _TEXT_LENGTH(body if body is not None else root)
 
     def keeps(length: float) -> bool:
@@ -304,7 +316,7 @@ def _clean(root: etree._Element) -> list[etree._ElementUnicodeResult]:
 
 def _body_of(root: etree._Element) -> etree._Element:
     """The content area: ``<body>``; without one, the document less its ``<head>``."""
-    body = root.find("body")
+    body = next(root.iterchildren("body"), None)
     if body is None:
         body = next(root.iter("body"), None)
     if body is not None:
@@ -413,11 +425,11 @@ class Page:
     def __init__(self, root: etree._Element, url: str | None = None) -> None:
         self.root = root
         self.url = storable_url(url)
-        self.title = self._find_title(root)
-        #: A frameset page shows other documents; its own body holds no content.
-        self.is_frameset = root.find("frameset") is not None
         #: The texts of the page's ``<script type="application/ld+json">`` (JSON-LD metadata).
-        self.json_ld: list[str] = _json_ld_texts(root)
+        self.json_ld: list[str]
+        self.title, self.json_ld = _title_and_json_ld(root)
+        #: A frameset page shows other documents; its own body holds no content.
+        self.is_frameset = next(root.iterchildren("frameset"), None) is not None
         aria = _clean(root)
         self.body = _body_of(root)
         self._walk()
@@ -431,20 +443,6 @@ class Page:
         if isinstance(tree, etree._ElementTree):
             tree = tree.getroot()
         return cls(tree, url)
-
-    @staticmethod
-    def _find_title(root: etree._Element) -> str | None:
-        """The first ``<title>`` with text, as a browser's ``document.title``: not an SVG
-        icon's tooltip (``<svg><title>LinkedIn</title>``), which a page without a title of
-        its own would otherwise get."""
-        for title in root.iter("title"):
-            parent = title.getparent()
-            if parent is not None and parent.tag in _SVG_PARENTS:
-                continue
-            text = normalize_space(displayed_text(raw_text(title)))
-            if text:
-                return text
-        return None
 
     def _walk(self) -> None:
         """Number elements in preorder, read the text runs (in document order, from one
@@ -563,7 +561,7 @@ class Page:
         """
         n = len(density)
         values = np.asarray(density, dtype=np.float64)
-        length = _float_array(self.run_chars)
+        length = _float_array(self.run_chars_array)
         if composite:
             base = _ln_ln(self.link_ratio * length)
             length = length * np.log(np.maximum(length, 1.0)) / base  # an empty run adds 0
@@ -571,6 +569,26 @@ class Page:
         owners = self._child_and_run_owners
         sums = np.bincount(owners, weights=np.concatenate((values[1:], length)), minlength=n)
         return np.where(self._has_child, sums, values).tolist()
+
+    @cached_property
+    def chars_array(self) -> np.ndarray:
+        """:attr:`chars` as an array."""
+        return _int_array(self.chars)
+
+    @cached_property
+    def run_key_array(self) -> np.ndarray:
+        """:attr:`run_key` as an array."""
+        return _int_array(self.run_key, "n")
+
+    @cached_property
+    def run_chars_array(self) -> np.ndarray:
+        """:attr:`run_chars` as an array."""
+        return _int_array(self.run_chars)
+
+    @cached_property
+    def run_owner_array(self) -> np.ndarray:
+        """:attr:`run_owner` as an array (the end of :attr:`_child_and_run_owners`)."""
+        return self._child_and_run_owners[len(self.parent) - 1 :]
 
     @cached_property
     def _child_and_run_owners(self) -> np.ndarray:

@@ -109,10 +109,29 @@ def _displayed_char(match: re.Match[str]) -> str:
 _SPACED_DROPS = re.compile(rf" [{_OUTPUT_DROPPED}]+(?= )")
 
 
+#: The characters of :data:`_OUTPUT_CONTROLS`, one by one.
+_OUTPUT_CONTROL_CHARS = "".join(
+    map(chr, (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F, *range(0xFDD0, 0xFDF0), 0xFFFE, 0xFFFF))
+)
+#: From this length on, :func:`_has_output_control` looks for each character in turn.
+_LONG_TEXT = 1000
+
+
+def _has_output_control(text: str) -> bool:
+    """Whether ``text`` holds a character of :data:`_OUTPUT_CONTROLS`.  A long text is
+    searched for each character in turn (``in``: a scan in C at memory speed, immediate for
+    a character beyond the string's widest), not by the expression, which tests every
+    position: on the median text output of the first dev half (7.8 kB), 15 us instead of
+    39 us.  On texts under some 1000 characters (titles, metadata) the expression is faster."""
+    if len(text) < _LONG_TEXT:
+        return _OUTPUT_CONTROLS.search(text) is not None
+    return any(char in text for char in _OUTPUT_CONTROL_CHARS)
+
+
 def displayed_text(text: str) -> str:
     """``text`` without the control characters a browser does not display (see
     :data:`_OUTPUT_CONTROLS`); the string itself when it has none (one search)."""
-    if _OUTPUT_CONTROLS.search(text) is None:
+    if not _has_output_control(text):
         return text
     return _OUTPUT_CONTROLS.sub(_displayed_char, _SPACED_DROPS.sub("", text))
 

@@ -10,7 +10,8 @@ from collections import Counter
 import pytest
 from lxml import etree
 
-from scrapy_cetd import algorithm_names
+from scrapy_cetd import algorithm_names, parsing
+from scrapy_cetd import render as render_module
 from scrapy_cetd.api import extract
 from scrapy_cetd.extraction import Selection
 from scrapy_cetd.page import Page
@@ -408,6 +409,39 @@ def test_lines_of_nothing_visible_are_dropped_and_joiners_in_words_stay() -> Non
     lines = extract(html).text.splitlines()
     assert len(lines) == 3
     assert lines[2] == "Coders 👩\u200d💻 and na\u00efve words stay."
+
+
+def test_the_invisible_line_test_agrees_with_the_expression() -> None:
+    """_has_invisible_line settles most texts before the expression: the same answer."""
+    long_line = "Words of the story. " * 60
+    texts = [
+        long_line,
+        f"{long_line}\n \n{long_line}",
+        f" \n{long_line}",
+        f"{long_line}\n  indented code\n{long_line}",
+        f"{long_line}\n\u200b\n{long_line}",
+        f"{long_line}\nna\u00efve co\u00adoperation\n{long_line}",
+        f"{long_line}\n\u00ad \ufeff",
+        "\u2060",
+        "",
+    ]
+    for text in texts:
+        assert render_module._has_invisible_line(text) is (render_module._INVISIBLE_LINE.search(text) is not None)
+
+
+def test_the_output_control_characters_are_those_of_the_expression() -> None:
+    """A long text is searched for _OUTPUT_CONTROL_CHARS one by one, a short one with the
+    expression: both must find the same characters."""
+    by_expression = "".join(c for c in map(chr, range(0x110000)) if parsing._OUTPUT_CONTROLS.match(c))
+    assert sorted(parsing._OUTPUT_CONTROL_CHARS) == sorted(by_expression)
+    long_text = "Words of the story, na\u00efve and \u201cquoted\u201d. " * 40
+    assert not parsing._has_output_control(long_text)
+    for char in parsing._OUTPUT_CONTROL_CHARS:
+        for text in (long_text + char, char + "x", long_text[:500] + char + long_text[:500]):
+            assert parsing._has_output_control(text)
+            assert parsing.displayed_text(text) == parsing._OUTPUT_CONTROLS.sub(
+                parsing._displayed_char, parsing._SPACED_DROPS.sub("", text)
+            )
 
 
 @pytest.mark.parametrize("base", ["http://ex ample.com/", "javascript:void(0)", "http://a.com:99999/"])
