@@ -820,20 +820,29 @@ def _stock_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
     page, 0.97x the selection's time (one-process A/B, best of 5)."""
     if not STOCK_MAX_CHARS or not ranges:
         return set()
-    numbers = _short_runs(page, STOCK_MAX_CHARS, ranges)
-    joined = "\n" + "\n".join(map(page.run_collapsed.__getitem__, numbers)).lower() + "\n"
-    hits = [m.start() for m in _STOCK_RUNS.finditer(joined)]  # the newline before the run
-    if not hits:
-        return set()
+    runs = _short_runs(page, STOCK_MAX_CHARS, ranges)
+    joined = _joined_runs(page, runs)
+    hits = [m.start() for m in _STOCK_RUNS.finditer(joined)]
+    return _owners_of_hits(page, runs, joined, hits, STOCK_MAX_CHARS)
+
+
+def _joined_runs(page: Page, runs: list[int]) -> str:
+    """The text runs ``runs``, lower-cased, each between newlines (one string for one
+    regular-expression scan; a hit is reported by the newline before its run)."""
+    return "\n" + "\n".join(map(page.run_collapsed.__getitem__, runs)).lower() + "\n"
+
+
+def _owners_of_hits(page: Page, runs: list[int], joined: str, hits: list[int], max_chars: int) -> set[int]:
+    """The owners of the runs hit in ``joined`` (:func:`_joined_runs`; ``hits``: the offsets
+    of the newlines before them), and their ancestors of at most ``max_chars`` characters."""
     owner, chars, parent = page.run_owner, page.chars, page.parent
     candidates: set[int] = set()
-    run = 0  # the run after the hit's newline: count the newlines up to it, hit by hit
-    previous = 0
-    for hit in hits:
+    run = previous = 0  # the run after the hit's newline: count the newlines up to it, hit by hit
+    for hit in sorted(set(hits)):
         run += joined.count("\n", previous, hit)
         previous = hit
-        x = owner[numbers[run]]
-        while x >= 0 and x not in candidates and chars[x] <= STOCK_MAX_CHARS:
+        x = owner[runs[run]]
+        while x >= 0 and x not in candidates and chars[x] <= max_chars:
             candidates.add(x)
             x = parent[x]
     return candidates
@@ -1000,7 +1009,7 @@ def _prune(
     ranges = [(block + 1, end[block]) for block in scanned]
     spare_headings = not info.get("peer_items")  # a thread's linked post titles still go
     stock = _stock_candidates(page, ranges)
-    credits = _credit_candidates(page) if on_article else set()  # rule 24
+    credits = _credit_candidates(page, ranges) if on_article else set()  # rule 24
     for block, (start, stop) in zip(scanned, ranges):
         prune_links = link_prune <= 1.0 and link_chars[block] < PRUNE_BLOCK_MAX_LINK_DENSITY * chars[block]
         # The descendants in document order, those of the tags the rules read only (picked
@@ -1579,19 +1588,19 @@ def is_credit(text: str) -> bool:
     return len(text) <= CREDIT_MAX_CHARS and _CREDIT.fullmatch(text) is not None
 
 
-def _credit_candidates(page: Page) -> set[int]:
-    """Rule 24's candidates: the elements of at most ``CREDIT_MAX_CHARS`` characters owning a
-    text run that is a credit, and their ancestors as short.  The page's short runs (at most
-    ``CREDIT_MAX_CHARS`` characters each, picked at C level by their own length) are
-    lower-cased and joined by newlines; the credits opening with their word ("photo:",
-    "credit:") are found by one anchored pattern, those naming an agency by ``str.find`` of
-    the agencies' names and a check of the run (a pattern finding both cost 0.1 ms a page).
-    The pruning scan looks at the candidates in kept blocks only."""
-    if not CREDIT_MAX_CHARS:
+def _credit_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
+    """Rule 24's candidates in the element ranges ``[start, stop)`` the pruning scan reads:
+    the elements of at most ``CREDIT_MAX_CHARS`` characters owning a text run that is a
+    credit, and their ancestors as short.  The runs of such short elements in the ranges
+    are lower-cased and joined by newlines, as rule 14's; the credits opening with their
+    word ("photo:", "credit:") are found by one anchored pattern, those naming an agency by
+    ``str.find`` of the agencies' names and a check of the run (a pattern finding both cost
+    0.1 ms a page)."""
+    if not CREDIT_MAX_CHARS or not ranges:
         return set()
-    short = list(map(CREDIT_MAX_CHARS.__ge__, page.run_chars))
-    joined = "\n" + "\n".join(compress(page.run_collapsed, short)).lower() + "\n"
-    hits = [match.start() for match in _CREDIT_WORD_RUNS.finditer(joined)]  # the newline before the run
+    runs = _short_runs(page, CREDIT_MAX_CHARS, ranges)
+    joined = _joined_runs(page, runs)
+    hits = [match.start() for match in _CREDIT_WORD_RUNS.finditer(joined)]
     for agency in _AGENCY_NAMES:
         at = joined.find(agency)
         while at >= 0:
@@ -1599,20 +1608,7 @@ def _credit_candidates(page: Page) -> set[int]:
             if _CREDIT.fullmatch(joined, start + 1, stop) is not None:
                 hits.append(start)
             at = joined.find(agency, stop)
-    if not hits:
-        return set()
-    runs = list(compress(range(len(short)), short))
-    candidates: set[int] = set()
-    owner, chars, parent = page.run_owner, page.chars, page.parent
-    run = previous = 0  # the run after the hit's newline: the newlines counted hit by hit
-    for hit in sorted(set(hits)):
-        run += joined.count("\n", previous, hit)
-        previous = hit
-        x = owner[runs[run]]
-        while x >= 0 and x not in candidates and chars[x] <= CREDIT_MAX_CHARS:
-            candidates.add(x)
-            x = parent[x]
-    return candidates
+    return _owners_of_hits(page, runs, joined, hits, CREDIT_MAX_CHARS)
 
 
 # --- Rule 25: emphasized calls inside the story -------------------------------------
