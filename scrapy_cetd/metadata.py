@@ -386,7 +386,10 @@ def _without_job_tail(part: str) -> str:
 #: 0.895 / 0.924, no false positive more; digits anywhere gave one more ("mdel...q6vkpg2ma0ci",
 #: an account's id); the letters before them are no month ("May2024").
 _USER_NAME = re.compile(r"^(?P<letters>[^\W\d_]{2,})(?:[^\W\d]|[.-])*\d+(?:[^\W\d]|[.-])*$")
+
+
 def _is_user_name(text: str) -> bool:
+    """Whether ``text`` is a user name with digits (:data:`_USER_NAME`), its letters no month."""
     match = _USER_NAME.match(text)
     return match is not None and match["letters"].lower() not in _MONTHS
 
