@@ -531,18 +531,24 @@ class _Groups:
 def _is_prose(page: Page, top: int) -> bool:
     """Whether the top block reads as an article: ``PROSE_MIN_PARAGRAPHS`` or more ``<p>``
     holding at least half of its characters."""
-    chars, end = page.chars, page.end
-    in_paragraphs = 0
-    paragraphs = 0
-    covered = top
-    stop = end[top]
-    for i in compress(range(top, stop), map("p".__eq__, islice(page.tags, top, stop))):
-        if i < covered:
-            continue  # inside a paragraph already counted
-        in_paragraphs += chars[i]
-        paragraphs += 1
-        covered = end[i]
-    return paragraphs >= PROSE_MIN_PARAGRAPHS and 2 * in_paragraphs >= chars[top]
+    paragraphs, in_paragraphs = _paragraphs(page, page.chars, top)
+    return paragraphs >= PROSE_MIN_PARAGRAPHS and 2 * in_paragraphs >= page.chars[top]
+
+
+def _paragraphs(page: Page, chars: Sequence[int], block: int) -> tuple[int, int]:
+    """How many ``<p>`` elements ``block`` is or holds (the highest ones: one inside another
+    counts once), and their characters (``chars``: the page's counts, or rule 2's after
+    removals)."""
+    end = page.end
+    paragraphs = in_paragraphs = 0
+    covered = block
+    stop = end[block]
+    for i in compress(range(block, stop), map("p".__eq__, islice(page.tags, block, stop))):
+        if i >= covered:
+            paragraphs += 1
+            in_paragraphs += chars[i]
+            covered = end[i]
+    return paragraphs, in_paragraphs
 
 
 # --- Rule 27: a declared article stands alone ------------------------------------------
@@ -701,6 +707,12 @@ def _label_text(element: etree._Element) -> str:
         for name, value in element.items()
         if name in ("class", "id") or (_names_a_component(name) and len(value) <= _COMPONENT_NAME_MAX_CHARS)
     )
+
+
+def _class_and_id(element: etree._Element) -> str:
+    """An element's ``class`` and ``id`` values joined by a space (``""``: none): the label
+    words of rules 20-22, which skip :func:`_label_text`'s walk over every attribute."""
+    return " ".join(filter(None, (element.get("class"), element.get("id"))))
 
 
 def _names_a_component(attribute: str) -> bool:
@@ -1257,7 +1269,7 @@ def is_product_page(page: Page, positions: Mapping[str, list[int]] | None = None
         positions = tag_positions(page, _CONTROL_TAGS)
     elements = page.elements
     return any(
-        _ADD_TO_CART.search(" ".join(filter(None, map(elements[i].get, ("class", "id")))))
+        _ADD_TO_CART.search(_class_and_id(elements[i]))
         for i in chain.from_iterable(positions[tag] for tag in _CONTROL_TAGS)
     )
 
@@ -1334,7 +1346,7 @@ def _forum_stats(page: Page, outermost: list[int], removed: list[bool]) -> list[
     if not FORUM_STAT_MAX_CHARS:
         return []
     numbers = _short_runs(page, FORUM_STAT_MAX_CHARS, [(block, page.end[block]) for block in outermost])
-    joined = "\n" + "\n".join(map(page.run_collapsed.__getitem__, numbers)).lower() + "\n"
+    joined = _joined_runs(page, numbers)
     owner, chars, parent, tags = page.run_owner, page.chars, page.parent, page.tags
     found: set[int] = set()
     seen: set[int] = set()
@@ -1398,7 +1410,7 @@ def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool],
         x = parent[block]
         while x >= 0 and x not in above:
             above.add(x)
-            if pattern.search(" ".join((elements[x].get("class") or "", elements[x].get("id") or "")).lower()):
+            if pattern.search(_class_and_id(elements[x]).lower()):
                 labelled.add(x)
             x = parent[x]
     parts: list[int] = []
@@ -1451,20 +1463,6 @@ def _signature(element: etree._Element) -> tuple[str, ...] | None:
     return ("#" + ident,) if ident else None
 
 
-def _paragraph_chars(page: Page, chars: Sequence[int], block: int) -> int:
-    """The characters of ``block`` lying in ``<p>`` elements (itself one, or its highest
-    ``<p>`` descendants)."""
-    end, tags = page.end, page.tags
-    total = 0
-    covered = block
-    stop = end[block]
-    for i in compress(range(block, stop), map("p".__eq__, islice(tags, block, stop))):
-        if i >= covered:
-            total += chars[i]
-            covered = end[i]
-    return total
-
-
 def _twins(page: Page, kept: list[int], top: int, counts: _Counts) -> list[int]:
     """On an article, the top block's siblings of its tag and classes (or ``id``), with
     text mostly in paragraphs (``TWIN_MIN_PARAGRAPH_SHARE``), not kept yet: the rest of
@@ -1484,7 +1482,7 @@ def _twins(page: Page, kept: list[int], top: int, counts: _Counts) -> list[int]:
         and not removed[sibling]
         and sibling not in kept_set
         and _signature(elements[sibling]) == signature
-        and _paragraph_chars(page, chars, sibling) >= TWIN_MIN_PARAGRAPH_SHARE * chars[sibling]
+        and _paragraphs(page, chars, sibling)[1] >= TWIN_MIN_PARAGRAPH_SHARE * chars[sibling]
     ]
 
 
@@ -1503,12 +1501,8 @@ def _article_noise_label(page: Page, i: int) -> bool:
     (:func:`~.labels.label_of`; a comment or noise word wins, as in rule 9).  Two attribute
     reads, not rule 9's walk over all attributes (for the ``data-*`` ones): a paragraph is
     rarely a component, and this rule reads every paragraph of an article's kept blocks."""
-    element = page.elements[i]
-    value = element.get("class")
-    name = element.get("id")
-    if name is not None:
-        value = name if value is None else f"{value} {name}"
-    return value is not None and label_of(value) == ARTICLE_NOISE
+    value = _class_and_id(page.elements[i])
+    return bool(value) and label_of(value) == ARTICLE_NOISE
 
 
 # --- Rule 23: contributors' notes ----------------------------------------------------
