@@ -82,7 +82,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from .fingerprint import hamming, simhash
 from .middlewares import STATS_PREFIX
-from .settings import InvalidSetting, _choice, _count, _field, invalid_setting_reported, uses_scrapy_redis
+from .settings import InvalidSetting, duplicate_settings, field_setting, invalid_setting_reported
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -304,22 +304,17 @@ class DuplicateStoryPipeline:
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        self.policy = _choice("CETD_ON_DUPLICATE", settings.get("CETD_ON_DUPLICATE", "keep"), ("keep", "flag", "drop"))
+        self.policy, self.distance, self.store_kind = duplicate_settings(settings)
         if self.policy == "keep":
             raise NotConfigured("CETD_ON_DUPLICATE is 'keep'")
-        self.distance = _count("CETD_DUPLICATE_DISTANCE", settings.get("CETD_DUPLICATE_DISTANCE", DEFAULT_DISTANCE))
-        if self.distance > MAX_DISTANCE:
-            raise InvalidSetting(f"CETD_DUPLICATE_DISTANCE: expected 0 to {MAX_DISTANCE}, got {self.distance}")
-        store = settings.get("CETD_DUPLICATES_STORE") or ("redis" if uses_scrapy_redis(settings) else "memory")
-        self.store_kind = _choice("CETD_DUPLICATES_STORE", store, ("memory", "redis"))
         self.key = settings.get("CETD_DUPLICATES_KEY", "%(spider)s:stories")
         fields = settings.getdict("CETD_OUTPUT_FIELDS") or {"text": "text"}
         self.fingerprint_field = fields.get("fingerprint")
         self.text_field = fields.get("text")
         if not self.fingerprint_field and not self.text_field:
             raise InvalidSetting("CETD_ON_DUPLICATE: map the 'text' or 'fingerprint' output in CETD_OUTPUT_FIELDS")
-        self.flag_field = _field("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
-        self.duplicate_of_field = _field(
+        self.flag_field = field_setting("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
+        self.duplicate_of_field = field_setting(
             "CETD_DUPLICATE_OF_FIELD", settings.get("CETD_DUPLICATE_OF_FIELD", "duplicate_of")
         )
         self.url_field = fields.get("url") or "url"

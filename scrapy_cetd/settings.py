@@ -247,7 +247,7 @@ def _resolve(
     return resolved_coefficient, tuple(sorted(resolved.items()))
 
 
-def _count(name: str, value: Any) -> int:
+def count_setting(name: str, value: Any) -> int:
     """A whole number >= 0: an ``int`` as it is (past a float's range too), else a finite
     float or string of one ("1e3"); NaN and infinity refused with the rest."""
     if isinstance(value, bool):
@@ -262,7 +262,7 @@ def _count(name: str, value: Any) -> int:
 
 
 def _workers(value: Any) -> int:
-    workers = _count("CETD_WORKERS", value)
+    workers = count_setting("CETD_WORKERS", value)
     if workers > MAX_WORKERS:
         raise InvalidSetting(f"CETD_WORKERS: expected at most {MAX_WORKERS} worker processes, got {value!r}")
     return workers
@@ -335,13 +335,14 @@ def uses_scrapy_redis(settings: Any) -> bool:
     return isinstance(scheduler, type) and issubclass(scheduler, Scheduler)
 
 
-def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+def choice_setting(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    """One of ``choices``."""
     if value not in choices:
         raise InvalidSetting(f"{name}: expected one of {', '.join(map(repr, choices))}, got {value!r}")
     return str(value)
 
 
-def _field(name: str, value: Any) -> str | None:
+def field_setting(name: str, value: Any) -> str | None:
     """An item field name; ``None`` or ``""`` switches the output off."""
     if value is None or value == "":
         return None
@@ -392,18 +393,19 @@ def _get(settings: Any, name: str, getter: str, default: Any) -> Any:
         raise InvalidSetting(f"{name}: {exc}") from None
 
 
-def _duplicate_settings(settings: Any) -> None:
-    """The duplicate-story settings are checked even while ``CETD_ON_DUPLICATE`` is
-    ``keep`` (their pipeline is then not built): a bad value is found before it is used."""
+def duplicate_settings(settings: Any) -> tuple[str, int, str]:
+    """The duplicate-story settings, checked: ``CETD_ON_DUPLICATE``, ``CETD_DUPLICATE_DISTANCE``
+    and the store (``CETD_DUPLICATES_STORE``, else Redis on a scrapy-redis crawl).  They are
+    checked even while the policy is ``keep`` (their pipeline is then not built): a bad value
+    is found before it is used."""
     from .duplicates import DEFAULT_DISTANCE, MAX_DISTANCE
 
-    _choice("CETD_ON_DUPLICATE", settings.get("CETD_ON_DUPLICATE", "keep"), ("keep", "flag", "drop"))
-    distance = _count("CETD_DUPLICATE_DISTANCE", settings.get("CETD_DUPLICATE_DISTANCE", DEFAULT_DISTANCE))
+    policy = choice_setting("CETD_ON_DUPLICATE", settings.get("CETD_ON_DUPLICATE", "keep"), ("keep", "flag", "drop"))
+    distance = count_setting("CETD_DUPLICATE_DISTANCE", settings.get("CETD_DUPLICATE_DISTANCE", DEFAULT_DISTANCE))
     if distance > MAX_DISTANCE:
         raise InvalidSetting(f"CETD_DUPLICATE_DISTANCE: expected 0 to {MAX_DISTANCE}, got {distance}")
-    store = settings.get("CETD_DUPLICATES_STORE")
-    if store:
-        _choice("CETD_DUPLICATES_STORE", store, ("memory", "redis"))
+    store = settings.get("CETD_DUPLICATES_STORE") or ("redis" if uses_scrapy_redis(settings) else "memory")
+    return policy, distance, choice_setting("CETD_DUPLICATES_STORE", store, ("memory", "redis"))
 
 
 @dataclass(frozen=True)
@@ -463,11 +465,11 @@ class CetdConfig:
             if "expected a dict" in str(exc):
                 raise
             raise InvalidSetting(f"{exc}; expected a dict of output -> item field, e.g. {_FIELDS_EXAMPLE}") from None
-        min_text_length = _count("CETD_MIN_TEXT_LENGTH", settings.get("CETD_MIN_TEXT_LENGTH", 0))
-        flag_field = _field("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
-        error_field = _field("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error"))
+        min_text_length = count_setting("CETD_MIN_TEXT_LENGTH", settings.get("CETD_MIN_TEXT_LENGTH", 0))
+        flag_field = field_setting("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
+        error_field = field_setting("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error"))
         _distinct_fields(output_fields, {"CETD_FLAG_FIELD": flag_field, "CETD_ERROR_FIELD": error_field})
-        _duplicate_settings(settings)
+        duplicate_settings(settings)
         return cls(
             enabled=enabled,
             options=ExtractionOptions(
@@ -482,15 +484,17 @@ class CetdConfig:
                 comments="comments" in output_fields,
             ),
             output_fields=output_fields,
-            on_short_text=_choice("CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")),
-            on_error=_choice("CETD_ON_ERROR", settings.get("CETD_ON_ERROR", "keep"), ("keep", "drop")),
+            on_short_text=choice_setting(
+                "CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")
+            ),
+            on_error=choice_setting("CETD_ON_ERROR", settings.get("CETD_ON_ERROR", "keep"), ("keep", "drop")),
             flag_field=flag_field,
             error_field=error_field,
-            source_field=_field("CETD_SOURCE_FIELD", settings.get("CETD_SOURCE_FIELD", "raw_html")),
-            max_size=_count("CETD_MAX_SIZE", settings.get("CETD_MAX_SIZE", DEFAULT_MAX_SIZE)),
+            source_field=field_setting("CETD_SOURCE_FIELD", settings.get("CETD_SOURCE_FIELD", "raw_html")),
+            max_size=count_setting("CETD_MAX_SIZE", settings.get("CETD_MAX_SIZE", DEFAULT_MAX_SIZE)),
             workers=_workers(settings.get("CETD_WORKERS", DEFAULT_WORKERS)),
             timeout=_timeout(settings.get("CETD_TIMEOUT", DEFAULT_TIMEOUT)),
-            max_elements=_count("CETD_MAX_ELEMENTS", settings.get("CETD_MAX_ELEMENTS", DEFAULT_MAX_ELEMENTS)),
+            max_elements=count_setting("CETD_MAX_ELEMENTS", settings.get("CETD_MAX_ELEMENTS", DEFAULT_MAX_ELEMENTS)),
             item_classes=_item_classes(_get(settings, "CETD_ITEM_CLASSES", "getlist", [])),
         )
 
@@ -506,7 +510,7 @@ class CetdConfig:
                 raise InvalidSetting(
                     f"CETD_OUTPUT_FIELDS: unknown output {output!r}; choose from {', '.join(OUTPUTS)}"
                 )
-            name = _field(f"CETD_OUTPUT_FIELDS[{output!r}]", field_name)
+            name = field_setting(f"CETD_OUTPUT_FIELDS[{output!r}]", field_name)
             if name is None:
                 continue
             if name in fields.values():
@@ -541,7 +545,9 @@ class CetdConfig:
         coefficient, resolved = _resolve(
             algorithm, coefficient, params, "meta['cetd_threshold_coefficient']", "meta['cetd_params']"
         )
-        min_length = _count("meta['cetd_min_text_length']", meta.get("cetd_min_text_length", base.min_text_length))
+        min_length = count_setting(
+            "meta['cetd_min_text_length']", meta.get("cetd_min_text_length", base.min_text_length)
+        )
         return ExtractionOptions(
             algorithm, coefficient, resolved, min_length, base.diagnostics, base.html,
             markdown=base.markdown, metadata=base.metadata, comments=base.comments,

@@ -1554,11 +1554,12 @@ def _chars_in(page: Page, i: int, tags: frozenset[str]) -> int:
 #: Lisa Jennings", "AP Photo/John Doe") is removed: a caption's credit line that no caption
 #: label or ``<figcaption>`` (rules 2 and 9) took with it.  0 turns the rule off.
 CREDIT_MAX_CHARS = 100
-#: Picture agencies, as a credit names them (lower-cased; found with ``str.find``).
+#: Picture agencies, as a credit names them (lower-cased; found with ``str.find``, and in
+#: ``_AGENCIES`` with "iStockphoto"'s suffix).
 _AGENCY_NAMES = (
     "getty images", "shutterstock", "istock", "ap photo", "unsplash", "pexels", "depositphotos", "reuters", "afp"
 )
-_AGENCIES = r"(?:getty images|shutterstock|istock(?:photo)?|ap photo|unsplash|pexels|depositphotos|reuters|afp)"
+_AGENCIES = rf"(?:{'|'.join(_AGENCY_NAMES)})(?:photo)?"
 #: A credit: "Photo: ...", "Image credit: ...", "Photo by ...", "Credit: ...", "Photo courtesy of
 #: ...", or an agency's name alone or beside a photographer's ("Getty Images / Holger Leue",
 #: "Jane Doe/AFP"), never a sentence naming an agency ("Shutterstock shares fell").

@@ -21,7 +21,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Request, Response
 
-from ..settings import InvalidSetting, _count, invalid_setting_reported
+from ..settings import InvalidSetting, count_setting, invalid_setting_reported
 from .writer import WarcFileWriter, exchange_records
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class WarcArchiveMiddleware:
             raise NotConfigured
         if not isinstance(path, str):
             raise InvalidSetting(f"CETD_WARC_PATH: expected a file path, got {path!r}")
-        max_size = _count("CETD_WARC_MAX_SIZE", settings.get("CETD_WARC_MAX_SIZE", DEFAULT_WARC_MAX_SIZE))
+        max_size = count_setting("CETD_WARC_MAX_SIZE", settings.get("CETD_WARC_MAX_SIZE", DEFAULT_WARC_MAX_SIZE))
         self.stats = crawler.stats
         info = {
             "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",
