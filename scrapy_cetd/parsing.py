@@ -95,13 +95,48 @@ _URL_UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f\ud800-\udfff]")
 #: outputs drop them, except vertical tab and form feed, which separate words (as Python's
 #: ``str.split`` reads them) and become spaces, so text, HTML and Markdown keep the same words.
 #: The noncharacters U+FDD0-U+FDEF, U+FFFE and U+FFFF go too (no text holds them; an XML
-#: feed cannot).
-_OUTPUT_DROPPED = r"\x00-\x08\x0e-\x1f\x7f\ufdd0-\ufdef\ufffe\uffff"
-_OUTPUT_CONTROLS = re.compile(rf"[\x0b\x0c{_OUTPUT_DROPPED}]")
+#: feed cannot), and the five C1 controls windows-1252 leaves undefined.
+_OUTPUT_DROPPED = r"\x00-\x08\x0e-\x1f\x7f\x81\x8d\x8f\x90\x9d\ufdd0-\ufdef\ufffe\uffff"
+#: The other C1 controls, U+0080-U+009F: a page's ``&#150;`` (libxml2 reads it as U+0096; a
+#: browser, by the HTML standard, as windows-1252's en dash) or UTF-8 read as Latin-1 and
+#: encoded again ("Youâ\x80\x99re", :data:`_UTF8_READ_AS_LATIN1`).  No text means them.
+_C1_CONTROLS = r"\x80-\x9f"
+_OUTPUT_CONTROLS = re.compile(rf"[\x0b\x0c{_OUTPUT_DROPPED}{_C1_CONTROLS}]")
+#: A UTF-8 character's bytes read one by one as Latin-1 characters: a lead (U+00C2-U+00F4)
+#: and its continuations (U+0080-U+00BF).  Repaired where a continuation is a C1 control
+#: (the bytes 0x80-0x9F, as in every curly quote, dash and euro sign so read): no text
+#: holds those, while "Ã©" may be meant.  Not where one is U+0085, which the text output
+#: has already read as a space, as Python does (so "Ã\x85" is "Ã " in every output).
+_UTF8_READ_AS_LATIN1 = re.compile(r"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+_C1 = re.compile(f"[{_C1_CONTROLS}]")
+
+
+def _utf8_character(match: re.Match[str]) -> str:
+    """The character whose UTF-8 bytes :data:`_UTF8_READ_AS_LATIN1` matched, where a
+    continuation is a C1 control and the bytes decode; else the match as it is."""
+    characters = match.group()
+    if _C1.search(characters) is None or "\x85" in characters:
+        return characters
+    try:
+        return characters.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:
+        return characters
+
+
+#: What each control of :data:`_OUTPUT_CONTROLS` is displayed as: a C1 control as the
+#: windows-1252 character of its byte (as a browser reads ``&#150;``), vertical tab, form
+#: feed and U+0085 as a space (Python's ``str.split`` reads them so, and the text output
+#: collapses them), the rest as nothing.
+_DISPLAYED_CHARS = {
+    **{code: bytes([code]).decode("cp1252") for code in range(0x80, 0xA0) if chr(code) not in "\x81\x8d\x8f\x90\x9d"},
+    0x0B: " ",
+    0x0C: " ",
+    0x85: " ",
+}
 
 
 def _displayed_char(match: re.Match[str]) -> str:
-    return " " if match.group() in "\x0b\x0c" else ""
+    return _DISPLAYED_CHARS.get(ord(match.group()), "")
 
 
 #: A run of dropped characters between two spaces: it goes with one of them, so "a \ufffe b"
@@ -111,8 +146,8 @@ _SPACED_DROPS = re.compile(rf" [{_OUTPUT_DROPPED}]+(?= )")
 
 #: The characters of :data:`_OUTPUT_CONTROLS`, one by one.
 _OUTPUT_CONTROL_CHARS = "".join(
-    map(chr, (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F, *range(0xFDD0, 0xFDF0), 0xFFFE, 0xFFFF))
-)
+    map(chr, (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0), *range(0xFDD0, 0xFDF0)))
+) + "\ufffe\uffff"
 #: From this length on, :func:`_has_output_control` looks for each character in turn.
 _LONG_TEXT = 1000
 
@@ -129,10 +164,14 @@ def _has_output_control(text: str) -> bool:
 
 
 def displayed_text(text: str) -> str:
-    """``text`` without the control characters a browser does not display (see
-    :data:`_OUTPUT_CONTROLS`); the string itself when it has none (one search)."""
+    """``text`` as a reader should see it: without the control characters a browser does not
+    display (see :data:`_OUTPUT_CONTROLS`), UTF-8 read as Latin-1 repaired and the other C1
+    controls read as windows-1252 (:data:`_C1_CONTROLS`); the string itself when it has
+    none of them (one search)."""
     if not _has_output_control(text):
         return text
+    if _C1.search(text) is not None:
+        text = _UTF8_READ_AS_LATIN1.sub(_utf8_character, text)
     return _OUTPUT_CONTROLS.sub(_displayed_char, _SPACED_DROPS.sub("", text))
 
 

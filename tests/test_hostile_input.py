@@ -174,6 +174,30 @@ def test_control_characters_leave_no_output(as_bytes: bool) -> None:
     assert result.markdown.split() == result.text.split()
 
 
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_c1_controls_are_read_as_a_browser_reads_them(as_bytes: bool) -> None:
+    """U+0080-U+009F mean nothing in a text: ``&#150;`` is windows-1252's en dash, as the HTML
+    standard and browsers read it, and UTF-8 read as Latin-1 ("Youâ\x80\x99re") is repaired
+    (43 dev pages hold such characters or references).  "Ã©" stays (it may be meant), the five codes
+    windows-1252 leaves undefined go, U+0085 is a space, and every output has the same words."""
+    story = (
+        "Words of the story &#150; &#147;quoted&#148;. You\u00e2\u0080\u0099re paying \u00e2\u0082\u00ac150, "
+        "caf\u00c3\u00a9 stays, un\u0081defined goes,\u0085next line. "
+    ) * 3
+    html = f"<html><head><title>It&#146;s \u00e2\u0080\u0094 a title</title></head><body><p>{story}</p></body></html>"
+    result = extract(html.encode() if as_bytes else html, with_markdown=True)
+    assert result.title == "It\u2019s \u2014 a title"
+    assert result.text == normalize_space(
+        "Words of the story \u2013 \u201cquoted\u201d. You\u2019re paying \u20ac150, "
+        "caf\u00c3\u00a9 stays, undefined goes, next line. " * 3
+    )
+    for output in (result.text, result.html, result.markdown):
+        assert not re.search("[\x80-\x9f]", output)
+    words = re.findall(r"\w+", result.text)
+    assert re.findall(r"\w+", result.markdown) == words
+    assert re.findall(r"\w+", re.sub("<[^>]*>", " ", result.html.split("<body>")[1])) == words
+
+
 @pytest.mark.parametrize("html", ["<div></html>\x01", b"<p>Story.</p></body></html>\x01 after\x02 the end"])
 def test_control_characters_after_the_document(html: str | bytes) -> None:
     """Text after ``</html>`` is moved into the body (as a browser does), control
