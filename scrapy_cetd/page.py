@@ -40,6 +40,7 @@ __all__ = [
     "LINK_TAGS",
     "XML_SPACE",
     "Page",
+    "attribute_items",
     "cetd_counts",
     "counts_as_link_tag",
     "composite_densities",
@@ -132,6 +133,23 @@ def raw_text(element: etree._Element) -> str:
 def element_text(element: etree._Element) -> str:
     """An element's text (its descendants' included), whitespace collapsed."""
     return normalize_space(_STRING_VALUE(element))
+
+
+#: Past this many attributes, :func:`attribute_items` reads the values with XPath.
+_MANY_ATTRIBUTES = 32
+_ATTRIBUTE_VALUES = etree.XPath("@*")
+
+
+def attribute_items(element: etree._Element) -> list[tuple[str, str]]:
+    """``element.items()`` in linear time.  lxml finds each value by searching the element's
+    attributes for its name, so ``items()``, ``values()`` and ``attrib`` take quadratic time:
+    4.6 s for one element of 40,000 attributes (a hostile page; libxml2's own parse of it
+    takes 2 s).  Past :data:`_MANY_ATTRIBUTES` the values are read in one XPath step, in
+    the same order as the names."""
+    names = element.keys()
+    if len(names) <= _MANY_ATTRIBUTES:
+        return element.items()
+    return list(zip(names, map(str, _ATTRIBUTE_VALUES(element))))
 
 
 #: The text nodes under an element with a character other than XML whitespace (space,

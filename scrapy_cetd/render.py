@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable
 from copy import deepcopy
 from dataclasses import replace
 from html import escape
@@ -30,7 +31,7 @@ import numpy as np
 from lxml import etree
 
 from .extraction import Selection
-from .page import BLOCK_TAGS, XML_SPACE, Page, normalize_space, raw_text
+from .page import BLOCK_TAGS, XML_SPACE, Page, attribute_items, normalize_space, raw_text
 from .parsing import VOID_TAGS, displayed_text, storable_text, storable_url, url_has_host
 
 __all__ = ["render"]
@@ -77,8 +78,8 @@ def _ancestors(page: Page, selection: Selection, content: list[bool], roots: lis
     return kept
 
 
-def _start_tag(tag: str, attrib: dict[str, str]) -> str:
-    attrs = "".join(f' {name}="{escape(value)}"' for name, value in attrib.items() if _NAME.match(name))
+def _start_tag(tag: str, attributes: Iterable[tuple[str, str]]) -> str:
+    attrs = "".join(f' {name}="{escape(value)}"' for name, value in attributes if _NAME.match(name))
     return f"<{tag}{attrs}>"
 
 
@@ -552,7 +553,7 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
     elements, tags, end, parent = page.elements, page.tags, page.end, page.parent
     base = _base_url(page)
     lang = page.root.get("lang") if page.root.tag == "html" else None
-    pieces = [_start_tag("html", {"lang": lang} if lang else {}), '<head><meta charset="utf-8">']
+    pieces = [_start_tag("html", [("lang", lang)] if lang else []), '<head><meta charset="utf-8">']
     if page.title:
         pieces.append(f"<title>{escape(page.title, quote=False)}</title>")
     pieces.append("</head>")
@@ -593,10 +594,10 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
             covered_until = end[i]
             tail_of(i)
         elif i in is_ancestor:
-            attrib = el.attrib
-            if base and any(name in attrib for name in URL_ATTRIBUTES):
-                attrib = {n: absolute_url(base, v) if n in URL_ATTRIBUTES else v for n, v in attrib.items()}
-            pieces.append(_start_tag("body" if i == 0 else tags[i], attrib))
+            attributes = attribute_items(el)
+            if base and any(name in URL_ATTRIBUTES for name, _ in attributes):
+                attributes = [(n, absolute_url(base, v) if n in URL_ATTRIBUTES else v) for n, v in attributes]
+            pieces.append(_start_tag("body" if i == 0 else tags[i], attributes))
             text = el.text
             if text and (content[i] or 2 * i in runs):
                 pieces.append(escape(text, quote=False))

@@ -12,7 +12,7 @@ import pytest
 
 from scrapy_cetd import Page, parse_html
 from scrapy_cetd import page as page_module
-from scrapy_cetd.page import element_text
+from scrapy_cetd.page import attribute_items, element_text
 
 # body0, div#nav1, a2, a3, div#main4, p5, p6, a7
 SMALL = """<html><head><title>Small</title></head><body>
@@ -253,3 +253,14 @@ def test_an_elements_text_takes_linear_time_in_its_depth(tag: str) -> None:
     assert time.process_time() - started < 1.0  # 3-4 s before (2 cores shared)
     assert text == " ".join(["w"] * depth)
     assert page_module.raw_text(top) == "w " * depth
+
+
+@pytest.mark.parametrize("count", [3, 33, 100])
+def test_attribute_items_are_lxml_items(count: int) -> None:
+    """Past 32 attributes the values are read by XPath (lxml's ``items()`` is quadratic in
+    their number): the same names and values, in the same order."""
+    attributes = " ".join(f'data-a{i}="v{i} &amp; &#233;"' for i in range(count))
+    root = parse_html(f'<html><body><div class="c" {attributes} id="x">Text</div></body></html>')
+    div = root.find(".//div")
+    assert attribute_items(div) == div.items()
+    assert len(div.items()) == count + 2

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
-from ..page import BLOCK_TAGS, LINK_TAGS, Page
+from ..page import BLOCK_TAGS, LINK_TAGS, Page, attribute_items
 
 __all__ = ["END", "START", "TEXT", "Line", "Token", "content_runs", "split_lines", "tokens"]
 
@@ -78,10 +78,9 @@ def tokens(page: Page) -> list[Token]:
         open_elements.append(i)
         tag = tags[i]
         if tag:
-            keys = el.keys()
             size = len(tag) + 2
-            if keys:
-                size += 4 * len(keys) + sum(map(len, keys)) + sum(map(len, el.values()))
+            if el.keys():
+                size += sum(4 + len(name) + len(value) for name, value in attribute_items(el))
             append((START, tag, size, block[i]))
             if link[i]:
                 link_depth += 1

@@ -131,7 +131,7 @@ from lxml import etree
 
 from ..extraction import Selection
 from ..metadata import declared_article_body, declared_types, is_byline, parse_date
-from ..page import BLOCK_TAGS, Page, composite_densities, counts_as_link_tag, element_text
+from ..page import BLOCK_TAGS, Page, attribute_items, composite_densities, counts_as_link_tag, element_text
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
 from .labels import ARTICLE_NOISE, COMMENT, label_of, stem_pattern
@@ -704,7 +704,7 @@ def _label_text(element: etree._Element) -> str:
     spaces (``""``: none): what rules 9 and 20 read."""
     return " ".join(
         value
-        for name, value in element.items()
+        for name, value in attribute_items(element)
         if name in ("class", "id") or (_names_a_component(name) and len(value) <= _COMPONENT_NAME_MAX_CHARS)
     )
 
