@@ -32,7 +32,6 @@ JSON-LD texts are collected by the page model before its cleaning removes ``<scr
 from __future__ import annotations
 
 import html
-import json
 import math
 import re
 from collections import Counter
@@ -47,13 +46,14 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from w3lib.url import safe_url_string
 
-from .page import BLOCK_TAGS, Page, element_text, normalize_space
+from .page import BLOCK_TAGS, Page, element_text, json_ld_objects, normalize_space
 from .parsing import displayed_text, storable_text, url_has_host
 
 __all__ = [
     "Metadata",
     "clean_author",
     "date_from_url",
+    "article_body",
     "declared_article_body",
     "detect_language",
     "extract_metadata",
@@ -547,46 +547,11 @@ def _unescape(text: str | None) -> str | None:
 _PERSON_TYPES = {"Person", "Author", "ProfilePage"}
 _ARTICLE_TYPE = re.compile(r"(?:Article|BlogPosting|Posting|Report|Review|Recipe|HowTo)$")
 _PAGE_TYPE = re.compile(r"(?:Page|WebSite)$")
-_CONTROL = re.compile(r"[\x00-\x1f]")
 
 
 def _json_objects(texts: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """Every object with an ``@type`` in the JSON-LD texts: top-level ones, list items,
-    ``@graph`` members, iteratively (no recursion on nesting); invalid JSON is skipped."""
-    for text in texts:
-        data = _load_json(text)
-        stack = [data]
-        seen = 0
-        while stack and seen < 500:
-            item = stack.pop()
-            seen += 1
-            if isinstance(item, list):
-                stack.extend(reversed(item))
-            elif isinstance(item, dict):
-                if "@graph" in item:
-                    stack.append(item["@graph"])
-                if "@type" in item:
-                    yield item
-                main = item.get("mainEntity")
-                if isinstance(main, (dict, list)):
-                    stack.append(main)
-
-
-#: ``json.loads(text, strict=False)`` without building a decoder for each text.
-_JSON = json.JSONDecoder(strict=False)
-
-
-def _load_json(text: str) -> Any:
-    text = text.strip().removeprefix("<!--").removesuffix("-->").strip().rstrip(";")
-    if not text:
-        return None
-    try:
-        return _JSON.decode(text)
-    except (ValueError, RecursionError):
-        try:
-            return _JSON.decode(_CONTROL.sub(" ", text))
-        except (ValueError, RecursionError):
-            return None
+    """Every typed object of the JSON-LD texts (:func:`~scrapy_cetd.page.json_ld_objects`)."""
+    return chain.from_iterable(map(json_ld_objects, texts))
 
 
 def _types(item: dict[str, Any]) -> list[str]:
@@ -678,8 +643,7 @@ def _keywords(value: Any) -> list[str]:
     return tags
 
 
-def _from_json_ld(texts: list[str], found: dict[str, Any]) -> None:
-    objects = list(_json_objects(texts))
+def _from_json_ld(objects: list[dict[str, Any]], found: dict[str, Any]) -> None:
     if not objects:
         return
     by_id = {item["@id"]: item for item in objects if isinstance(item.get("@id"), str)}
@@ -1693,19 +1657,30 @@ def _plain_text(text: str | None) -> str | None:
 
 
 def declared_article_body(json_ld: Iterable[str]) -> str | None:
-    """The story's text as the publisher declares it: the longest JSON-LD ``articleBody``
-    on the page, as plain text (:func:`_plain_text`), or ``None``.  Read by cetd-plus's
-    rule 17; a page without the word ``articleBody`` in its JSON-LD is not parsed."""
-    texts = [text for text in json_ld if "articleBody" in text]
-    bodies = [item["articleBody"] for item in _json_objects(texts) if isinstance(item.get("articleBody"), str)]
+    """The story's text as the publisher declares it in these JSON-LD texts
+    (:func:`article_body`); a text without the word ``articleBody`` is not parsed."""
+    return article_body(_json_objects(text for text in json_ld if "articleBody" in text))
+
+
+def article_body(objects: Iterable[dict[str, Any]]) -> str | None:
+    """The longest ``articleBody`` of these JSON-LD objects, as plain text
+    (:func:`_plain_text`), or ``None``.  Read by cetd-plus's rule 17, from
+    :meth:`~scrapy_cetd.page.Page.declared_objects` ``("articleBody")``."""
+    bodies = [item["articleBody"] for item in objects if isinstance(item.get("articleBody"), str)]
     return _plain_text(max(bodies, key=len)) if bodies else None
 
 
 def declared_types(json_ld: Iterable[str]) -> Iterator[list[str]]:
-    """The schema.org types (``"Product"``, ``"NewsArticle"``) of each object the page's
-    JSON-LD texts declare: top level, ``@graph`` members, ``mainEntity`` (not an object's
-    property: a review's ``itemReviewed``).  Read by cetd-plus's rule 20."""
-    return map(_types, _json_objects(json_ld))
+    """The schema.org types of each object these JSON-LD texts declare (:func:`object_types`)."""
+    return object_types(_json_objects(json_ld))
+
+
+def object_types(objects: Iterable[dict[str, Any]]) -> Iterator[list[str]]:
+    """The schema.org types (``"Product"``, ``"NewsArticle"``) of each JSON-LD object (top
+    level, ``@graph`` member, ``mainEntity``; not an object's property: a review's
+    ``itemReviewed``).  Read by cetd-plus's rule 20 and its article test, from
+    :meth:`~scrapy_cetd.page.Page.declared_objects`."""
+    return map(_types, objects)
 
 
 def _tag_space(tag: re.Match[str]) -> str:
@@ -1752,7 +1727,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     root = page.root
     url = page.url
     found: dict[str, Any] = {}
-    _from_json_ld(getattr(page, "json_ld", []), found)
+    _from_json_ld(page.declared_objects(), found)
     metas = _metas(root)
     _from_metas(metas, found)
     site_name = found.get("site_name") or found.get("ld_site")
