@@ -331,6 +331,7 @@ _GLUED_LABEL = re.compile(
     r"September|October|November|December|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)(?=[\s\d.,]|$)).*$"
 )
 _LOWER_UPPER = re.compile(r"[a-z][A-Z]")  # where a glued label can start
+_NO_NAME_CHAR = re.compile(r"[!?()\[\]{}<>=#*]")  # no name holds one
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _URLISH = re.compile(r"^(?:https?:|www\.|/)|\.(?:com|org|net|html?)\b", re.IGNORECASE)
 #: What separates names: punctuation, or "and" ("und", "et", "y") as a word (the words
@@ -438,10 +439,10 @@ def clean_author(text: Any) -> list[str]:
         if _HANDLE.match(part):
             continue
         part = (_GLUED_LABEL.sub("", part) if _LOWER_UPPER.search(part) else part).strip()
-        if not part or any(ch in part for ch in "!?()[]{}<>=#*"):
+        if not part or _NO_NAME_CHAR.search(part):
             continue
         part = _without_job_tail(part)
-        if (any(ch.isdigit() for ch in part) and not _is_user_name(part)) or _not_a_name(part):
+        if (any(map(str.isdigit, part)) and not _is_user_name(part)) or _not_a_name(part):
             continue
         words = part.split()
         if len(words) > _MAX_NAME_WORDS or len(part) > _MAX_NAME_CHARS or not part[0].isalpha():
