@@ -46,7 +46,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from w3lib.url import safe_url_string
 
-from .page import BLOCK_TAGS, Page, element_text, json_ld_objects, normalize_space
+from .page import BLOCK_TAGS, Page, attribute_items, element_text, json_ld_objects, normalize_space
 from .parsing import displayed_text, storable_text, url_has_host
 
 __all__ = [
@@ -751,7 +751,7 @@ def _metas(root: etree._Element) -> dict[str, list[str]]:
                 metas.setdefault("link:canonical", []).append(meta.get("href", "").strip())
             continue
         content, keys = "", []
-        for attribute, value in meta.items():  # one call, not five
+        for attribute, value in attribute_items(meta):  # one call, not five; linear in the attributes
             if attribute == "content":
                 content = value.strip()
             elif attribute in _META_KEYS and value:
