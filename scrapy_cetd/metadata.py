@@ -26,7 +26,9 @@ docs/metadata.md).
 Every value is checked before it is kept (an author that is a URL, an e-mail address or a
 date is no author; a date must parse), so garbage gives no value, never an exception.  The
 JSON-LD texts are collected by the page model before its cleaning removes ``<script>``
-(:attr:`scrapy_cetd.page.Page.json_ld`); everything else is read from the cleaned tree.
+(:attr:`scrapy_cetd.page.Page.json_ld`) and parsed once, shared with cetd-plus's readers
+(:meth:`scrapy_cetd.page.Page.declared_objects`); everything else is read from the cleaned
+tree.
 """
 
 from __future__ import annotations
