@@ -22,6 +22,7 @@ Python-level loops remain only where a value depends on another element's.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import struct
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from itertools import accumulate
 from operator import add, attrgetter
+from typing import Any
 
 import numpy as np
 from lxml import etree
@@ -45,6 +47,7 @@ __all__ = [
     "counts_as_link_tag",
     "composite_densities",
     "element_text",
+    "json_ld_objects",
     "normalize_space",
     "raw_text",
 ]
@@ -433,6 +436,52 @@ def composite_densities(
     return out
 
 
+#: ``json.loads(text, strict=False)`` without building a decoder for each text.
+_JSON = json.JSONDecoder(strict=False)
+_CONTROL = re.compile(r"[\x00-\x1f]")
+#: At most this many values of one JSON-LD text are visited (a hostile page stays linear).
+_MAX_JSON_LD_VALUES = 500
+
+
+def _load_json(text: str) -> Any:
+    """One JSON-LD text's value (an HTML comment around it and a trailing ";" ignored, raw
+    control characters read as spaces), or ``None`` when it is no JSON."""
+    text = text.strip().removeprefix("<!--").removesuffix("-->").strip().rstrip(";")
+    if not text:
+        return None
+    try:
+        return _JSON.decode(text)
+    except (ValueError, RecursionError):
+        try:
+            return _JSON.decode(_CONTROL.sub(" ", text))
+        except (ValueError, RecursionError):
+            return None
+
+
+def json_ld_objects(text: str) -> list[dict[str, Any]]:
+    """Every object with an ``@type`` in one JSON-LD text, in document order: top-level
+    ones, list items, ``@graph`` members and ``mainEntity`` values, iteratively (no
+    recursion on nesting; at most :data:`_MAX_JSON_LD_VALUES` values visited); invalid JSON
+    gives ``[]``."""
+    objects = []
+    stack = [_load_json(text)]
+    seen = 0
+    while stack and seen < _MAX_JSON_LD_VALUES:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            if "@graph" in item:
+                stack.append(item["@graph"])
+            if "@type" in item:
+                objects.append(item)
+            main = item.get("mainEntity")
+            if isinstance(main, (dict, list)):
+                stack.append(main)
+    return objects
+
+
 class Page:
     """A parsed, cleaned page with CETD's per-element statistics.
 
@@ -445,6 +494,7 @@ class Page:
         #: The texts of the page's ``<script type="application/ld+json">`` (JSON-LD metadata).
         self.json_ld: list[str]
         self.title, self.json_ld = _title_and_json_ld(root)
+        self._json_ld_objects: dict[int, list[dict[str, Any]]] = {}
         #: A frameset page shows other documents; its own body holds no content.
         self.is_frameset = next(root.iterchildren("frameset"), None) is not None
         aria = _clean(root)
@@ -460,6 +510,23 @@ class Page:
         if isinstance(tree, etree._ElementTree):
             tree = tree.getroot()
         return cls(tree, url)
+
+    def declared_objects(self, *words: str) -> list[dict[str, Any]]:
+        """The typed objects (:func:`json_ld_objects`) of the page's JSON-LD texts that hold
+        one of ``words`` (every text when none is given), each text parsed once, when first
+        asked for: the metadata and cetd-plus's rules read the same objects (they are
+        shared: read them, do not change them), and a page whose extraction asks for none
+        parses none."""
+        cache = self._json_ld_objects
+        objects: list[dict[str, Any]] = []
+        for k, text in enumerate(self.json_ld):
+            if words and not any(word in text for word in words):
+                continue
+            found = cache.get(k)
+            if found is None:
+                found = cache[k] = json_ld_objects(text)
+            objects.extend(found)
+        return objects
 
     def _walk(self) -> None:
         """Number elements in preorder, read the text runs (in document order, from one

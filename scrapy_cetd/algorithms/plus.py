@@ -130,7 +130,7 @@ import numpy as np
 from lxml import etree
 
 from ..extraction import Selection
-from ..metadata import declared_article_body, declared_types, is_byline, parse_date
+from ..metadata import article_body, is_byline, object_types, parse_date
 from ..page import BLOCK_TAGS, Page, attribute_items, composite_densities, counts_as_link_tag, element_text
 from ..registry import Algorithm, Param, register
 from .cetd import densitysum_threshold, extract_content, subtree_best, top_block
@@ -570,8 +570,8 @@ def declares_article(page: Page) -> bool:
     """Whether the page declares itself an article: a JSON-LD object of its own (top
     level, ``@graph`` member or ``mainEntity``) of an :data:`_ARTICLE_TYPE`, or ``og:type``
     ``article``."""
-    texts = [text for text in page.json_ld if "Article" in text or "BlogPosting" in text]
-    if texts and any(any(map(_ARTICLE_TYPE.search, types)) for types in declared_types(texts)):
+    objects = page.declared_objects("Article", "BlogPosting")
+    if any(any(map(_ARTICLE_TYPE.search, types)) for types in object_types(objects)):
         return True
     return og_type(page) == "article"
 
@@ -1062,7 +1062,7 @@ def _declared_words(page: Page, removed: list[bool]) -> tuple[np.ndarray, np.nda
     and how many of them lie in a word 3-gram of the declared body, as prefix sums over
     the preorder (``x[end[i]] - x[i]``: element ``i``'s subtree).  ``None`` where the page
     declares no body of ``DECLARED_MIN_WORDS`` words."""
-    body = declared_article_body(page.json_ld)
+    body = article_body(page.declared_objects("articleBody"))
     body_words = _WORD.findall(body.lower()) if body else []
     if len(body_words) < DECLARED_MIN_WORDS:
         return None
@@ -1260,8 +1260,7 @@ def is_product_page(page: Page, positions: Mapping[str, list[int]] | None = None
     control to buy one (a ``button`` or ``form`` whose ``class`` or ``id`` says add to
     cart, bag or basket, or buy now).  ``positions``: the page's :func:`tag_positions`, if
     found already."""
-    texts = [text for text in page.json_ld if "Product" in text]
-    if texts and any(PRODUCT_TYPES.intersection(types) for types in declared_types(texts)):
+    if any(PRODUCT_TYPES.intersection(types) for types in object_types(page.declared_objects("Product"))):
         return True
     if og_type(page).startswith("product"):
         return True
