@@ -33,8 +33,8 @@ import py3langid
 from scrapy_cetd.api import extract_tree
 from scrapy_cetd.evaluation.datasets import load_dataset, read_page_html, select_pages
 from scrapy_cetd.evaluation.metadata import read_labels, score_date
-from scrapy_cetd.metadata import _json_objects, _language, extract_metadata
-from scrapy_cetd.page import Page
+from scrapy_cetd.metadata import _language, extract_metadata
+from scrapy_cetd.page import Page, json_ld_objects
 from scrapy_cetd.parsing import decode_html, parse_html
 
 
@@ -75,7 +75,7 @@ def main() -> None:
             )
         except Exception:
             row["t_extruct"] = float("nan")
-        _, row["t_json_ld"] = cpu(list, _json_objects(page.json_ld))
+        _, row["t_json_ld"] = cpu(lambda texts: [json_ld_objects(text) for text in texts], page.json_ld)
         row["declared"] = _language(root.get("lang"))
         if len(text) >= 50:
             (row["detected"], _), row["t_langid"] = cpu(py3langid.classify, text[:1000])

@@ -48,7 +48,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from w3lib.url import safe_url_string
 
-from .page import BLOCK_TAGS, Page, attribute_items, element_text, json_ld_objects, normalize_space
+from .page import BLOCK_TAGS, Page, attribute_items, element_text, normalize_space
 from .parsing import displayed_text, storable_text, url_has_host
 
 __all__ = [
@@ -56,7 +56,6 @@ __all__ = [
     "clean_author",
     "date_from_url",
     "article_body",
-    "declared_article_body",
     "detect_language",
     "extract_metadata",
     "parse_date",
@@ -572,11 +571,6 @@ def _unescape(text: str | None) -> str | None:
 _PERSON_TYPES = {"Person", "Author", "ProfilePage"}
 _ARTICLE_TYPE = re.compile(r"(?:Article|BlogPosting|Posting|Report|Review|Recipe|HowTo)$")
 _PAGE_TYPE = re.compile(r"(?:Page|WebSite)$")
-
-
-def _json_objects(texts: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """Every typed object of the JSON-LD texts (:func:`~scrapy_cetd.page.json_ld_objects`)."""
-    return chain.from_iterable(map(json_ld_objects, texts))
 
 
 def _types(item: dict[str, Any]) -> list[str]:
@@ -1681,23 +1675,12 @@ def _plain_text(text: str | None) -> str | None:
     return normalize_space(text) or None
 
 
-def declared_article_body(json_ld: Iterable[str]) -> str | None:
-    """The story's text as the publisher declares it in these JSON-LD texts
-    (:func:`article_body`); a text without the word ``articleBody`` is not parsed."""
-    return article_body(_json_objects(text for text in json_ld if "articleBody" in text))
-
-
 def article_body(objects: Iterable[dict[str, Any]]) -> str | None:
     """The longest ``articleBody`` of these JSON-LD objects, as plain text
     (:func:`_plain_text`), or ``None``.  Read by cetd-plus's rule 17, from
     :meth:`~scrapy_cetd.page.Page.declared_objects` ``("articleBody")``."""
     bodies = [item["articleBody"] for item in objects if isinstance(item.get("articleBody"), str)]
     return _plain_text(max(bodies, key=len)) if bodies else None
-
-
-def declared_types(json_ld: Iterable[str]) -> Iterator[list[str]]:
-    """The schema.org types of each object these JSON-LD texts declare (:func:`object_types`)."""
-    return object_types(_json_objects(json_ld))
 
 
 def object_types(objects: Iterable[dict[str, Any]]) -> Iterator[list[str]]:

@@ -437,11 +437,13 @@ def test_code_and_tables_stay_though_the_declared_body_leaves_them_out() -> None
 
 
 def test_declared_body_is_read_from_json_ld_graphs_and_garbage_gives_none() -> None:
-    from scrapy_cetd.metadata import declared_article_body
+    from scrapy_cetd.metadata import article_body
+    from scrapy_cetd.page import json_ld_objects
 
     graph = json.dumps({"@graph": [{"@type": "WebPage"}, {"@type": "Article", "articleBody": "A &amp; <b>B</b>"}]})
-    assert declared_article_body([graph]) == "A & B"
-    assert declared_article_body(['{"articleBody": ', '{"@type": "Article", "articleBody": 3}', "[" * 100_000]) is None
+    assert article_body(json_ld_objects(graph)) == "A & B"
+    garbage = ['{"articleBody": ', '{"@type": "Article", "articleBody": 3}', "[" * 100_000]
+    assert article_body(object for text in garbage for object in json_ld_objects(text)) is None
 
 
 @pytest.mark.parametrize(
