@@ -316,7 +316,7 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
     """The Markdown of the selected runs ``chosen`` (indices, document order) of ``page``;
     ``content`` flags the elements inside selected subtrees, ``pre_of`` is the renderer's
     outermost ``<pre>`` per element (or empty), ``base`` the URL links resolve against."""
-    from .render import absolute_url
+    from .parsing import absolute_url
 
     n = len(page)
     end, tags, parent, elements = page.end, page.tags, page.parent, page.elements

@@ -1638,21 +1638,6 @@ _UNSAFE_IN_URL = re.compile(r'[^\x21-\x7e]|["<>\\^`{|}]')
 _EXTRA_SLASHES = re.compile(r"^(https?:)/{3,}", re.IGNORECASE)
 
 
-def _document_base(page: Page) -> str | None:
-    """What the page's links resolve against: its ``<base href>`` (joined to its URL),
-    else its URL (HTML standard, "document base URL")."""
-    head = next(page.root.iterchildren("head"), None)  # root.find("head/base"), without ElementPath
-    href = ""
-    if head is not None:
-        for base in head.iterchildren("base"):
-            href = (base.get("href") or "").strip()
-            if href:
-                break
-    # a <base href> that is no URL with a host ("http://ex ample.com/", "javascript:") is
-    # passed over, as browsers do
-    return (_absolute(href, page.url) if href else None) or page.url
-
-
 #: The inline elements a text value's markup uses besides the block-level ones.
 _INLINE_TAGS = frozenset("a abbr b bdi bdo cite code em font i img kbd mark q s small span strong sub sup u".split())
 #: An HTML element's tag written into a text value (a JSON-LD ``description`` holding the
@@ -1811,7 +1796,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         title = _FORUM_LABEL.sub("", title, count=1) or title
 
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
-    base = _document_base(page)
+    base = page.base_url
     language = _language(root.get("lang")) or _language(root.get("xml:lang")) or found.get("language")
     if language is None and text:
         language = detect_language(text)

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from .parsing import displayed_text, storable_text, storable_url
+from .parsing import displayed_text, document_base_url, storable_text, storable_url
 
 __all__ = [
     "BLOCK_TAGS",
@@ -510,6 +510,13 @@ class Page:
         if isinstance(tree, etree._ElementTree):
             tree = tree.getroot()
         return cls(tree, url)
+
+    @cached_property
+    def base_url(self) -> str | None:
+        """What the page's relative links resolve against: its ``<base href>`` joined to its
+        URL, else its URL (:func:`~scrapy_cetd.parsing.document_base_url`); the cleaned HTML,
+        the Markdown and the metadata's URLs all use it."""
+        return document_base_url(self.root, self.url)
 
     def declared_objects(self, *words: str) -> list[dict[str, Any]]:
         """The typed objects (:func:`json_ld_objects`) of the page's JSON-LD texts that hold

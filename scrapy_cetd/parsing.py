@@ -19,7 +19,7 @@ import re
 import threading
 from collections import Counter
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding
@@ -27,8 +27,10 @@ from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_co
 __all__ = [
     "EmptyDocument",
     "correct_declared_encoding",
+    "absolute_url",
     "decode_html",
     "displayed_text",
+    "document_base_url",
     "markup_argument",
     "parse_html",
     "sniff_binary",
@@ -210,6 +212,49 @@ def storable_url(url: str | None) -> str | None:
         return None
     url = url.strip()
     return _URL_UNSAFE_CHARS.sub(_percent_encoded, url) if _URL_UNSAFE_CHARS.search(url) else url
+
+
+def absolute_url(base: str | None, value: str) -> str:
+    """``value`` resolved against ``base``, control characters percent-encoded (as it is
+    when there is no base, it is a fragment-only, ``data:``, ``javascript:`` or
+    ``mailto:`` URL, or it cannot be parsed)."""
+    value = value.strip()
+    if not base or not value or value.startswith(("#", "data:", "javascript:", "mailto:")):
+        return value
+    try:
+        return storable_url(urljoin(base, value)) or value
+    except ValueError:
+        return value
+
+
+def _parses(url: str | None) -> bool:
+    if not url:
+        return False
+    try:
+        urlsplit(url)
+    except ValueError:
+        return False
+    return True
+
+
+def document_base_url(root: etree._Element, url: str | None) -> str | None:
+    """What a page's relative links resolve against (HTML standard, "document base URL"):
+    the first non-empty ``<base href>`` of its ``<head>`` joined to its URL, else its URL.
+    A base that gives no URL with a host where the page's URL has one (``http://ex
+    ample.com/``, ``javascript:``) is passed over, as browsers do; without a URL, an
+    absolute base is the base.  ``None`` when there is none, or the page's URL does not
+    parse (``http://[``: links then stay as written)."""
+    if url is not None and not _parses(url):
+        return None
+    head = next(root.iterchildren("head"), None)  # root.find("head/base"), without ElementPath
+    for base in head.iterchildren("base") if head is not None else ():
+        href = (base.get("href") or "").strip()
+        if href:
+            joined = absolute_url(url, href)
+            if url_has_host(joined) if url is None or url_has_host(url) else _parses(joined):
+                return joined
+            break
+    return url
 
 
 def utf16_without_bom(head: bytes) -> str | None:

@@ -25,14 +25,13 @@ from copy import deepcopy
 from dataclasses import replace
 from html import escape
 from itertools import accumulate, compress
-from urllib.parse import urljoin, urlsplit
 
 import numpy as np
 from lxml import etree
 
 from .extraction import Selection
 from .page import BLOCK_TAGS, XML_SPACE, Page, attribute_items, normalize_space, raw_text
-from .parsing import VOID_TAGS, displayed_text, storable_text, storable_url, url_has_host
+from .parsing import VOID_TAGS, absolute_url, displayed_text, storable_text, storable_url
 
 __all__ = ["render"]
 
@@ -123,7 +122,7 @@ def render(
     if with_markdown:
         from .markdown import markdown_of
 
-        markdown = markdown_of(page, content, chosen, pre_of, _base_url(page))
+        markdown = markdown_of(page, content, chosen, pre_of, page.base_url)
     return _displayed_lines(text), displayed_text(html), displayed_text(markdown)
 
 
@@ -457,48 +456,9 @@ def _outermost_pre(page: Page) -> list[int]:
     return pre_of
 
 
-def _base_url(page: Page) -> str | None:
-    """The URL relative links resolve against: the page's ``<base href>`` joined to its
-    URL, else its URL; ``None`` when unknown or unparsable (``http://[``: links then stay
-    as written).  A ``<base href>`` that does not parse, or that names no valid host where
-    the page's URL has one (``http://ex ample.com/``, ``javascript:``), is passed over, as
-    the metadata's URLs pass it over."""
-    if not _parses(page.url):
-        return None
-    base = page.root.find("head/base[@href]")
-    if base is not None:
-        joined = absolute_url(page.url, base.get("href"))
-        if url_has_host(joined) if url_has_host(page.url) else _parses(joined):
-            return joined
-    return page.url
-
-
-def _parses(url: str | None) -> bool:
-    if not url:
-        return False
-    try:
-        urlsplit(url)
-    except ValueError:
-        return False
-    return True
-
-
 #: Attributes holding one URL, made absolute in the cleaned HTML, and the elements having them.
 URL_ATTRIBUTES = ("href", "src")
 _URL_TAGS = ("a", "area", "link", "img", "iframe", "embed", "source", "audio", "video", "track", "input", "frame")
-
-
-def absolute_url(base: str | None, value: str) -> str:
-    """``value`` resolved against ``base``, control characters percent-encoded (as it is
-    when there is no base, it is a fragment-only, ``data:``, ``javascript:`` or
-    ``mailto:`` URL, or it cannot be parsed)."""
-    value = value.strip()
-    if not base or not value or value.startswith(("#", "data:", "javascript:", "mailto:")):
-        return value
-    try:
-        return storable_url(urljoin(base, value)) or value
-    except ValueError:
-        return value
 
 
 #: A selected subtree deeper in the page than this is serialized from a copy of it
@@ -551,7 +511,7 @@ def _html(page: Page, selection: Selection, content: list[bool], roots: list[int
     of every output), and with the page's URL known, ``href`` and ``src`` absolute."""
     runs = selection.runs
     elements, tags, end, parent = page.elements, page.tags, page.end, page.parent
-    base = _base_url(page)
+    base = page.base_url
     lang = page.root.get("lang") if page.root.tag == "html" else None
     pieces = [_start_tag("html", [("lang", lang)] if lang else []), '<head><meta charset="utf-8">']
     if page.title:

@@ -444,6 +444,20 @@ def test_the_output_control_characters_are_those_of_the_expression() -> None:
             )
 
 
+def test_without_a_url_an_absolute_base_href_is_the_base_of_links_and_metadata() -> None:
+    """As a browser reads a saved page: its links resolve against an absolute ``<base
+    href>`` (the cleaned HTML of 8 dev pages extracted without a URL), in the cleaned HTML,
+    the Markdown and the metadata alike."""
+    base = '<base href="https://example.com/news/"><link rel="canonical" href="b2">'
+    page = ARTICLE.replace('<base href="/news/">', base)
+    result = extract(page, algorithm="cectd-ds", with_markdown=True)
+    assert 'href="https://example.com/news/w.html"' in result.html
+    assert "[world](https://example.com/news/w.html)" in result.markdown
+    assert result.metadata is not None and result.metadata.canonical_url == "https://example.com/news/b2"
+    relative = extract(ARTICLE, algorithm="cectd-ds", with_markdown=True)
+    assert 'href="w.html"' in relative.html and "[world](w.html)" in relative.markdown
+
+
 @pytest.mark.parametrize("base", ["http://ex ample.com/", "javascript:void(0)", "http://a.com:99999/"])
 def test_a_base_href_naming_no_valid_host_is_passed_over(base: str) -> None:
     # as the metadata's canonical URL passes it over: links and canonical agree
