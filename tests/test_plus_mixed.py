@@ -65,3 +65,9 @@ def test_a_declared_main_part_is_never_furniture(tag: str) -> None:
 def test_diagnostics_name_the_part_left() -> None:
     diagnostics = extract(shop_page(), with_metadata=False, diagnostics=True).diagnostics
     assert [part.split("[")[0] for part in diagnostics["top_left_chrome"]] == ["div.site-footer"]
+
+
+@pytest.mark.parametrize("hidden, left", [("notice hidden", True), ("hide", True), ("hidden md:block", False)])
+def test_top_block_leaves_a_part_hidden_by_class(hidden: str, left: bool) -> None:
+    text = extract(shop_page(footer_class=hidden), with_metadata=False).text
+    assert ("subject to change" not in text) is left
