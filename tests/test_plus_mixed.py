@@ -50,7 +50,7 @@ def test_without_the_rule_the_footer_is_the_top_block(monkeypatch: pytest.Monkey
     assert FEATURES[0] not in text
 
 
-@pytest.mark.parametrize("label", ["newsletter-box", "testimonials", "main-nav"])
+@pytest.mark.parametrize("label", ["newsletter-box", "testimonials", "main-nav", "post-signature"])
 def test_other_furniture_labels(label: str) -> None:
     text = extract(shop_page(footer_class=label), with_metadata=False).text
     assert "subject to change" not in text and FEATURES[0] in text
