@@ -71,3 +71,10 @@ def test_diagnostics_name_the_part_left() -> None:
 def test_top_block_leaves_a_part_hidden_by_class(hidden: str, left: bool) -> None:
     text = extract(shop_page(footer_class=hidden), with_metadata=False).text
     assert ("subject to change" not in text) is left
+
+
+def test_hidden_parts_are_left_without_the_stems(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plus, "TOP_CHROME_STEMS", ())
+    assert "subject to change" not in extract(shop_page(footer_class="hidden"), with_metadata=False).text
+    monkeypatch.setattr(plus, "TOP_HIDDEN_CLASSES", frozenset())
+    assert "subject to change" in extract(shop_page(footer_class="hidden"), with_metadata=False).text

@@ -1746,6 +1746,7 @@ TOP_CHROME_SPARED_TAGS = frozenset({"main", "article"})
 #: pages up (a product's hidden spec box, a forum's hidden template), none down.
 #: ``collapse`` (accordions' closed panels: content) was not taken.  Empty: off.
 TOP_HIDDEN_CLASSES: frozenset[str] = frozenset({"hide", "hidden"})
+_NEVER = re.compile(r"(?!x)x")
 
 
 def _hidden_by_class(element: etree._Element) -> bool:
@@ -1761,9 +1762,9 @@ def _top_outside_chrome(page: Page, density_sum: list[float], top: int, info: di
     """The top block outside the parts labelled as the page's furniture
     (:data:`TOP_CHROME_STEMS`): reads the labels on the top block's path only; zeroes the
     DensitySum of each such part found (in place) and returns the new top block."""
-    if not TOP_CHROME_STEMS:
+    if not TOP_CHROME_STEMS and not TOP_HIDDEN_CLASSES:
         return top
-    pattern = stem_pattern(tuple(TOP_CHROME_STEMS))
+    pattern = stem_pattern(tuple(TOP_CHROME_STEMS)) if TOP_CHROME_STEMS else _NEVER
     end, chars, elements, tags = page.end, page.chars, page.elements, page.tags
     max_chars = TOP_CHROME_MAX_SHARE * chars[0]
     left: list[int] = []
