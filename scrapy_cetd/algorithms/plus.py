@@ -1747,6 +1747,8 @@ TOP_CHROME_SPARED_TAGS = frozenset({"main", "article"})
 #: ``collapse`` (accordions' closed panels: content) was not taken.  Empty: off.
 TOP_HIDDEN_CLASSES: frozenset[str] = frozenset({"hide", "hidden"})
 _NEVER = re.compile(r"(?!x)x")
+TOP_CHROME_MAX_SHARE = 0.5
+TOP_CHROME_TRIES = 5
 
 
 def _hidden_by_class(element: etree._Element) -> bool:
@@ -1754,8 +1756,6 @@ def _hidden_by_class(element: etree._Element) -> bool:
     responsive word (holding a colon)."""
     words = (element.get("class") or "").split()
     return not frozenset(TOP_HIDDEN_CLASSES).isdisjoint(words) and not any(":" in word for word in words)
-TOP_CHROME_MAX_SHARE = 0.5
-TOP_CHROME_TRIES = 5
 
 
 def _top_outside_chrome(page: Page, density_sum: list[float], top: int, info: dict[str, Any]) -> int:
@@ -1790,6 +1790,8 @@ def _top_outside_chrome(page: Page, density_sum: list[float], top: int, info: di
     if left:
         info["top_left_chrome"] = _Named(left)
     return top
+
+
 def plus_selection(
     page: Page,
     coefficient: float,
