@@ -1745,7 +1745,6 @@ TOP_CHROME_SPARED_TAGS = frozenset({"main", "article"})
 #: pages up (a product's hidden spec box, a forum's hidden template), none down.
 #: ``collapse`` (accordions' closed panels: content) was not taken.  Empty: off.
 TOP_HIDDEN_CLASSES: frozenset[str] = frozenset({"hide", "hidden"})
-_NEVER = re.compile(r"(?!x)x")
 TOP_CHROME_MAX_SHARE = 0.5
 TOP_CHROME_TRIES = 5
 
@@ -1763,7 +1762,7 @@ def _top_outside_chrome(page: Page, density_sum: list[float], top: int, info: di
     DensitySum of each such part found (in place) and returns the new top block."""
     if not TOP_CHROME_STEMS and not TOP_HIDDEN_CLASSES:
         return top
-    pattern = stem_pattern(tuple(TOP_CHROME_STEMS)) if TOP_CHROME_STEMS else _NEVER
+    pattern = stem_pattern(tuple(TOP_CHROME_STEMS)) if TOP_CHROME_STEMS else None
     end, chars, elements, tags = page.end, page.chars, page.elements, page.tags
     max_chars = TOP_CHROME_MAX_SHARE * chars[0]
     left: list[int] = []
@@ -1774,7 +1773,10 @@ def _top_outside_chrome(page: Page, density_sum: list[float], top: int, info: di
                 chars[x] <= max_chars
                 and tags[x] not in TOP_CHROME_SPARED_TAGS
                 and page.roles.get(x) != "main"
-                and (pattern.search(_label_text(elements[x]).lower()) or _hidden_by_class(elements[x]))
+                and (
+                    (pattern is not None and pattern.search(_label_text(elements[x]).lower()))
+                    or _hidden_by_class(elements[x])
+                )
             ):
                 chrome = x
         if chrome < 0:
