@@ -11,7 +11,8 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
 
 1. ``<noscript>`` is ordinary content (the page model already does this).
 2. Removed subtrees: ``dialog``, ``footer`` and ``figcaption`` elements,
-   ``role=dialog|alertdialog`` and ``aria-modal=true``.  Removal excludes them from the
+   ``role=dialog|alertdialog``, ``aria-modal=true`` and short ``<noscript>`` notices
+   about JavaScript.  Removal excludes them from the
    statistics and from the content; the statistics are recomputed here (one reverse
    pass), the shared page is never changed.
 3. What a block is: a link (``a``, ``button``, ``select``) or an ``<aside>`` is never a
@@ -156,6 +157,12 @@ __all__ = [
 #: Rule 2: elements removed with their subtrees before counting.
 REMOVED_TAGS = frozenset({"dialog", "footer", "figcaption"})
 REMOVED_ROLES = frozenset({"dialog", "alertdialog"})
+#: Rule 2 also removes a ``<noscript>`` of at most this many characters that speaks of
+#: JavaScript ("JavaScript is disabled. For a better experience, please enable
+#: JavaScript ..."): a notice to readers without scripts, not content.  A longer one
+#: stays (some forum software puts every post in ``<noscript>``).  0: off.
+NOSCRIPT_NOTICE_MAX_CHARS = 300
+_JAVASCRIPT = re.compile(r"javascript", re.IGNORECASE)
 #: Rule 6: structures rescued between kept blocks, and their largest link density.
 RESCUED_TAGS = frozenset({"pre", "table", "dl"})
 RESCUE_MAX_LINK_DENSITY = 0.3
@@ -299,7 +306,7 @@ NOT_BLOCK_TAGS = frozenset({"aside"})
 _NOT_BLOCK_OR_PRE = NOT_BLOCK_TAGS | {"pre"}
 #: The tags rules 2-4, 6 and 20 look for, found in one scan of the page's tag list
 #: (:func:`tag_positions`; the links are read from :attr:`~scrapy_cetd.page.Page.is_link`).
-LOOKED_UP_TAGS = REMOVED_TAGS | NOT_BLOCK_TAGS | RESCUED_TAGS | {"main", "article", "button", "form"}
+LOOKED_UP_TAGS = REMOVED_TAGS | NOT_BLOCK_TAGS | RESCUED_TAGS | {"main", "article", "button", "form", "noscript"}
 
 
 class _Named:
@@ -347,10 +354,15 @@ def removed_roots(page: Page, positions: Mapping[str, list[int]] | None = None) 
     """Elements whose subtrees rule 2 removes, in document order (nested ones included);
     ``positions``: the page's :func:`tag_positions`, if found already."""
     if positions is None:
-        positions = tag_positions(page, REMOVED_TAGS)
+        positions = tag_positions(page, REMOVED_TAGS | {"noscript"})
     roots = set(chain.from_iterable(positions[tag] for tag in REMOVED_TAGS))
     roots.update(i for i, role in page.roles.items() if role in REMOVED_ROLES)
     roots.update(page.modal)
+    roots.update(
+        i
+        for i in positions["noscript"]
+        if 0 < page.chars[i] <= NOSCRIPT_NOTICE_MAX_CHARS and _JAVASCRIPT.search(element_text(page.elements[i]))
+    )
     return sorted(roots)
 
 
