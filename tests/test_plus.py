@@ -276,3 +276,12 @@ def test_a_noscript_notice_about_javascript_is_removed_and_noscript_content_stay
         assert "JavaScript is disabled" in extract(html, algorithm="cetd-plus").text
     finally:
         plus.NOSCRIPT_NOTICE_MAX_CHARS = saved
+
+
+def test_media_fallback_text_is_removed() -> None:
+    """Rule 2: what a ``<video>``, ``<audio>``, ``<canvas>`` or ``<iframe>`` holds is
+    fallback content, never shown by a browser that plays or draws them."""
+    tags = ("video", "audio", "canvas", "iframe")
+    fallbacks = "".join(f"<{tag}>Your browser does not support the {tag} element.</{tag}>" for tag in tags)
+    text = extract(f"<html><body><main>{paragraphs(6)}{fallbacks}</main></body></html>", algorithm="cetd-plus").text
+    assert "does not support" not in text and PROSE in text
