@@ -126,11 +126,10 @@ def _utf8_character(match: re.Match[str]) -> str:
 
 
 #: What each control of :data:`_OUTPUT_CONTROLS` is displayed as: a C1 control as the
-#: windows-1252 character of its byte (as a browser reads ``&#150;``), vertical tab, form
-#: feed and U+0085 as a space (Python's ``str.split`` reads them so, and the text output
-#: collapses them), the rest as nothing.
-_DISPLAYED_CHARS = {
-    **{code: bytes([code]).decode("cp1252") for code in range(0x80, 0xA0) if chr(code) not in "\x81\x8d\x8f\x90\x9d"},
+#: windows-1252 character of its byte (as a browser reads ``&#150;``; nothing for the five
+#: it leaves undefined), vertical tab, form feed and U+0085 as a space (Python's
+#: ``str.split`` reads them so, and the text output collapses them), the rest as nothing.
+_DISPLAYED_CHARS = {code: bytes([code]).decode("cp1252", "ignore") for code in range(0x80, 0xA0)} | {
     0x0B: " ",
     0x0C: " ",
     0x85: " ",

@@ -78,9 +78,7 @@ def tokens(page: Page) -> list[Token]:
         open_elements.append(i)
         tag = tags[i]
         if tag:
-            size = len(tag) + 2
-            if el.keys():
-                size += sum(4 + len(name) + len(value) for name, value in attribute_items(el))
+            size = len(tag) + 2 + sum(4 + len(name) + len(value) for name, value in attribute_items(el))
             append((START, tag, size, block[i]))
             if link[i]:
                 link_depth += 1
