@@ -91,6 +91,23 @@ def test_wrong_declared_charset_falls_back_to_utf8() -> None:
     assert "Grüße aus Köln" in result.text
 
 
+@pytest.mark.parametrize("label", ["iso-8859-1", "windows-1252", "windows-1251"])
+@pytest.mark.parametrize("where", ["meta", "header"])
+def test_utf8_bytes_under_a_legacy_charset_label_are_read_as_utf8(label: str, where: str) -> None:
+    """Valid UTF-8 beyond ASCII is UTF-8 whatever the label: read as declared, "’" became
+    "â€™"; a page truly in the legacy encoding keeps its label (test above)."""
+    meta = f"<meta http-equiv='content-type' content='text/html; charset={label}'>" if where == "meta" else ""
+    body = f"<html><head>{meta}</head><body><p>It’s Grüße – 5 € • ok, the otters’ river.</p></body></html>"
+    content_type = f"text/html; charset={label}" if where == "header" else None
+    text = extract(body.encode("utf-8"), content_type=content_type).text
+    assert text == "It’s Grüße – 5 € • ok, the otters’ river."
+
+
+def test_a_legacy_page_that_is_not_utf8_keeps_its_label() -> None:
+    body = "<html><head><meta charset='iso-8859-1'></head><body><p>Ã© and Â® as written, café.</p></body></html>"
+    assert extract(body.encode("latin-1")).text == "Ã© and Â® as written, café."
+
+
 def test_invalid_utf8_is_replaced_not_fatal() -> None:
     body = b"<html><head><meta charset='utf-8'></head><body><p>valid text \xff\xfe here and more</p></body></html>"
     result = extract(body)

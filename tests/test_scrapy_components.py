@@ -268,6 +268,16 @@ def test_declared_charset_that_breaks_utf8_is_overridden() -> None:
     assert components.scrape(response, {})["text"] == "Načelnik Đoković spoke at the café for an hour."
 
 
+def test_a_latin1_label_over_utf8_text_is_overridden() -> None:
+    """No U+FFFD here: windows-1252 reads every byte of "’" and "é", as mojibake."""
+    components = Components()
+    body = "<html><body><p>It’s the café’s hour, said the otters’ keeper.</p></body></html>".encode()
+    headers = {"Content-Type": "text/html; charset=iso-8859-1"}
+    response = components.download("http://site.test/c", body, headers=headers)
+    assert "â€™" in response.text  # what Scrapy's decoding gives
+    assert components.scrape(response, {})["text"] == "It’s the café’s hour, said the otters’ keeper."
+
+
 def test_raw_html_field_and_items_without_source() -> None:
     components = Components()
     item = components.scrape(None, ArticleData(url="stored:1"))
