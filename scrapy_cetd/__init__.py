@@ -12,21 +12,23 @@ __version__ = "0.1.0"
 # Every name is imported on first use: ``import scrapy_cetd`` stays cheap (an extraction
 # worker imports it while it cannot yet ignore Ctrl-C: scrapy_cetd.workers), and the
 # Scrapy layer is imported only when Scrapy is used, so the library works without it.
+# The modules are named relative to the package, so a copy under another name (the
+# benchmarks import an earlier commit's as ``cetd_base``) exports its own code.
 _EXPORTS = {
-    "DEFAULT_ALGORITHM": "scrapy_cetd.api",
-    "extract": "scrapy_cetd.api",
-    "extract_tree": "scrapy_cetd.api",
-    "Extraction": "scrapy_cetd.extraction",
-    "Selection": "scrapy_cetd.extraction",
-    "Page": "scrapy_cetd.page",
-    "EmptyDocument": "scrapy_cetd.parsing",
-    "parse_html": "scrapy_cetd.parsing",
-    "algorithm_names": "scrapy_cetd.registry",
-    "get_algorithm": "scrapy_cetd.registry",
-    "Addon": "scrapy_cetd.addon",
-    "ContentAnnotationMiddleware": "scrapy_cetd.middlewares",
-    "ContentExtractionPipeline": "scrapy_cetd.pipelines",
-    "ContentSpiderMiddleware": "scrapy_cetd.middlewares",
+    "DEFAULT_ALGORITHM": "api",
+    "extract": "api",
+    "extract_tree": "api",
+    "Extraction": "extraction",
+    "Selection": "extraction",
+    "Page": "page",
+    "EmptyDocument": "parsing",
+    "parse_html": "parsing",
+    "algorithm_names": "registry",
+    "get_algorithm": "registry",
+    "Addon": "addon",
+    "ContentAnnotationMiddleware": "middlewares",
+    "ContentExtractionPipeline": "pipelines",
+    "ContentSpiderMiddleware": "middlewares",
 }
 
 
@@ -35,7 +37,7 @@ def __getattr__(name: str) -> object:
 
     module = _EXPORTS.get(name)
     if module is not None:
-        return getattr(importlib.import_module(module), name)
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)
     try:  # a submodule, as after an eager import of the package
         return importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError as exc:
