@@ -89,6 +89,24 @@ def test_the_reply_form_is_no_comment() -> None:
     assert "Post comment" not in comments and "2 comments" not in comments
 
 
+def test_links_and_icons_are_no_comments() -> None:
+    """A listing's "Comment" links and a comment count are links alone, and an icon
+    sprite's ``<symbol id="icon-commenting"><title>`` is a graphic: no comments from them;
+    a posted comment keeps its linked author and its "Reply" link (taken whole)."""
+    teasers = "".join(
+        f"<p>Teaser {i}: {STORY[i][:60]}</p><a class='entry-comments' href='/s/{i}#comments'>Comment</a>"
+        for i in range(3)
+    )
+    sprite = "<svg style='width:0'><symbol id='icon-commenting'><title>commenting</title></symbol></svg>"
+    listing = news_page(after_story=f"<div class='teasers'>{teasers}</div>{sprite}")
+    assert extract(listing, with_comments=True).comments == ""
+    counted = comment_section(2).replace("<h2>2 comments</h2>", "<a class='comments-link' href='#c'>2 Comments</a>")
+    posted = counted.replace("</section>", WORDPRESS_REPLY + "</section>")
+    comments = extract(news_page(after_story=posted), with_comments=True).comments
+    assert "reader1 1h ago" in comments and "Comment 1: I have walked" in comments
+    assert "2 Comments" not in comments
+
+
 def test_a_forum_page_keeps_its_posts() -> None:
     # The top block lies in a comment-labelled list: the posts are the content.
     posts = "".join(

@@ -1149,17 +1149,19 @@ def _undeclared(page: Page, blocks: list[int], removed: list[bool], top: int) ->
 def _comment_sections(page: Page, top: int, removed: list[bool], found: list[int]) -> set[int]:
     """The page's comment sections: the highest comment-labelled elements with text (rule
     9), those pruned from the content (``found``) and any elsewhere on the page, except
-    on the top block's path (where the whole page is a comment or forum page: none)."""
+    on the top block's path (where the whole page is a comment or forum page: none) and
+    in an ``<svg>`` (an icon sprite's ``<symbol id="icon-commenting">`` and its
+    ``<title>``: a graphic, not readers' text)."""
     top_path = page.path_to_body(top)
     if any(_label(page, x) == COMMENT for x in top_path[:-1]):
         return set()
     on_top_path = set(top_path)
-    chars, end = page.chars, page.end
-    sections = set(found)
+    chars, end, tags = page.chars, page.end, page.tags
+    sections = {x for x in found if "svg" not in map(tags.__getitem__, page.path_to_body(x))}
     node = 1
     n = len(page)
     while node < n:
-        if not chars[node] or removed[node] or node in sections:
+        if not chars[node] or removed[node] or node in sections or tags[node] == "svg":
             node = end[node]
         elif node not in on_top_path and _label(page, node) == COMMENT:
             sections.add(node)
@@ -1174,14 +1176,15 @@ _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 def _posted_comments(page: Page, sections: set[int]) -> set[int]:
     """The comment sections less their reply form (a ``<form>`` and what holds nothing
-    else), headings ("3 Comments", "Leave a Reply") and stock lines (rule 14): what readers
+    else), headings ("3 Comments", "Leave a Reply"), links alone (a listing's "Comment" or
+    "12 comments" links, a "Reply" button) and stock lines (rule 14): what readers
     posted.  A section holding only its form gives nothing (WordPress writes the form,
     "Your email address will not be published", under every post: on the first half of the
     dev pages, 13 of the 97 with ``comments`` had only that).  Elements are taken whole
     where they hold no form; the bare text of an element that holds one is left out."""
     if not sections:
         return set()
-    tags, end, chars = page.tags, page.end, page.chars
+    tags, end, chars, link_chars = page.tags, page.end, page.chars, page.link_chars
     forms_before = list(accumulate(map("form".__eq__, tags), initial=0))  # forms among elements 0 .. i-1
     kept: set[int] = set()
     for section in sections:
@@ -1192,7 +1195,7 @@ def _posted_comments(page: Page, sections: set[int]) -> set[int]:
                 continue
             if forms_before[end[node]] != forms_before[node]:
                 pending.extend(page.children_of(node))
-            elif tags[node] in _HEADING_TAGS:
+            elif tags[node] in _HEADING_TAGS or link_chars[node] == chars[node]:
                 continue
             elif chars[node] > STOCK_MAX_CHARS or not is_stock_line(element_text(page.elements[node])):
                 kept.add(node)
