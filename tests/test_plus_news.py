@@ -90,8 +90,9 @@ def test_the_reply_form_is_no_comment() -> None:
 
 
 def test_links_and_icons_are_no_comments() -> None:
-    """A listing's "Comment" links and a comment count are links alone, and an icon
-    sprite's ``<symbol id="icon-commenting"><title>`` is a graphic: no comments from them;
+    """A listing's "Comment" links and a comment count are links alone, an icon sprite's
+    ``<symbol id="icon-commenting"><title>`` is a graphic, and a highlighter's
+    ``hljs-comment`` is code: no comments from them (the code stays in the text);
     a posted comment keeps its linked author and its "Reply" link (taken whole)."""
     teasers = "".join(
         f"<p>Teaser {i}: {STORY[i][:60]}</p><a class='entry-comments' href='/s/{i}#comments'>Comment</a>"
@@ -100,6 +101,9 @@ def test_links_and_icons_are_no_comments() -> None:
     sprite = "<svg style='width:0'><symbol id='icon-commenting'><title>commenting</title></symbol></svg>"
     listing = news_page(after_story=f"<div class='teasers'>{teasers}</div>{sprite}")
     assert extract(listing, with_comments=True).comments == ""
+    code = "<pre><code><span class='hljs-comment'># clone the repository</span>\ngit clone x</code></pre>"
+    result = extract(news_page(in_article=code), with_comments=True)
+    assert result.comments == "" and "# clone the repository" in result.text
     counted = comment_section(2).replace("<h2>2 comments</h2>", "<a class='comments-link' href='#c'>2 Comments</a>")
     posted = counted.replace("</section>", WORDPRESS_REPLY + "</section>")
     comments = extract(news_page(after_story=posted), with_comments=True).comments

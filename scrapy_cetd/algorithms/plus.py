@@ -1146,22 +1146,27 @@ def _undeclared(page: Page, blocks: list[int], removed: list[bool], top: int) ->
     return sorted(undeclared)
 
 
+#: Where a comment label names no readers' comments: code, whose highlighters label its
+#: comments (``hljs-comment``, Prism's ``token comment``, ``lang-comment``), and graphics
+#: (an icon sprite's ``<symbol id="icon-commenting">`` and its ``<title>``).
+_NO_COMMENT_TAGS = frozenset({"pre", "code", "svg"})
+
+
 def _comment_sections(page: Page, top: int, removed: list[bool], found: list[int]) -> set[int]:
     """The page's comment sections: the highest comment-labelled elements with text (rule
     9), those pruned from the content (``found``) and any elsewhere on the page, except
     on the top block's path (where the whole page is a comment or forum page: none) and
-    in an ``<svg>`` (an icon sprite's ``<symbol id="icon-commenting">`` and its
-    ``<title>``: a graphic, not readers' text)."""
+    in :data:`_NO_COMMENT_TAGS`."""
     top_path = page.path_to_body(top)
     if any(_label(page, x) == COMMENT for x in top_path[:-1]):
         return set()
     on_top_path = set(top_path)
     chars, end, tags = page.chars, page.end, page.tags
-    sections = {x for x in found if "svg" not in map(tags.__getitem__, page.path_to_body(x))}
+    sections = {x for x in found if _NO_COMMENT_TAGS.isdisjoint(map(tags.__getitem__, page.path_to_body(x)))}
     node = 1
     n = len(page)
     while node < n:
-        if not chars[node] or removed[node] or node in sections or tags[node] == "svg":
+        if not chars[node] or removed[node] or node in sections or tags[node] in _NO_COMMENT_TAGS:
             node = end[node]
         elif node not in on_top_path and _label(page, node) == COMMENT:
             sections.add(node)
