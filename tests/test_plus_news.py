@@ -111,6 +111,16 @@ def test_links_and_icons_are_no_comments() -> None:
     assert "2 Comments" not in comments
 
 
+def test_labels_alone_are_no_comments_and_short_comments_stay() -> None:
+    """A section of labels and controls ("Loading Comments", a count) holds no posted
+    comment; beside a longer comment, a short one ("great work!") stays."""
+    labels_only = "<div id='comments'><h3>Comments</h3><span>Loading Comments</span></div>"
+    assert extract(news_page(after_story=labels_only), with_comments=True).comments == ""
+    short = comment_section(1).replace("</ol>", "<li class='comment'><p>great work!</p></li></ol>")
+    comments = extract(news_page(after_story=short), with_comments=True).comments
+    assert "Comment 0: I have walked" in comments and "great work!" in comments
+
+
 def test_a_forum_page_keeps_its_posts() -> None:
     # The top block lies in a comment-labelled list: the posts are the content.
     posts = "".join(

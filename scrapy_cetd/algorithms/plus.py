@@ -1150,6 +1150,8 @@ def _undeclared(page: Page, blocks: list[int], removed: list[bool], top: int) ->
 #: comments (``hljs-comment``, Prism's ``token comment``, ``lang-comment``), and graphics
 #: (an icon sprite's ``<symbol id="icon-commenting">`` and its ``<title>``).
 _NO_COMMENT_TAGS = frozenset({"pre", "code", "svg"})
+#: A comments output none of whose parts holds this many words holds no posted comment.
+COMMENT_MIN_WORDS = 5
 
 
 def _comment_sections(page: Page, top: int, removed: list[bool], found: list[int]) -> set[int]:
@@ -1204,6 +1206,9 @@ def _posted_comments(page: Page, sections: set[int]) -> set[int]:
                 continue
             elif chars[node] > STOCK_MAX_CHARS or not is_stock_line(element_text(page.elements[node])):
                 kept.add(node)
+    elements = page.elements
+    if not any(len(element_text(elements[node]).split()) >= COMMENT_MIN_WORDS for node in kept):
+        return set()  # labels, counts and controls only: "Comments", "Loading Comments", "Posts"
     return kept
 
 
