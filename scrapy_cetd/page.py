@@ -117,6 +117,17 @@ def _title_and_json_ld(root: etree._Element) -> tuple[str | None, list[str]]:
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
+def _hides(style: str) -> bool:
+    """Whether a ``style`` attribute hides its element (:data:`_HIDDEN_STYLE`).  The
+    expression is tried only on a value holding "none" or "dden" in lower case, which each
+    of its matches holds (under ``IGNORECASE`` only ``N``, ``O``, ``D`` and ``E`` match those
+    letters, checked over every code point): lower-casing and two searches in C cost a
+    quarter of the expression's time (0.56 us against 2.0 us a value, over the 27,076
+    ``style`` values of every second first-half dev page, 72 a page)."""
+    lowered = style.lower()
+    return ("none" in lowered or "dden" in lowered) and _HIDDEN_STYLE.search(style) is not None
+
+
 def normalize_space(text: str) -> str:
     """Collapse whitespace runs to one space and strip, as a browser renders text."""
     return " ".join(text.split())
@@ -318,7 +329,7 @@ def _clean(root: etree._Element) -> list[etree._ElementUnicodeResult]:
     aria = []
     for value in _READ_ATTRIBUTES(root):
         name = value.attrname
-        if name == "hidden" or (name == "style" and _HIDDEN_STYLE.search(value)):
+        if name == "hidden" or (name == "style" and _hides(value)):
             hidden.append(value.getparent())
         elif name == "role" or name == "aria-modal":
             aria.append(value)

@@ -166,6 +166,20 @@ def test_cleaning_removes_invisible_nodes_and_keeps_tails() -> None:
     assert page.tags == ["body", "p", "noscript"]
 
 
+@pytest.mark.parametrize(
+    "style",
+    [
+        "display: none", "DISPLAY : NONE", "color: red; Display:None", "visibility:\thidden",
+        "VISIBILITY: HIDDEN", "vi\u017fibility: hidden", "visibility: h\u0131dden", "display:\nnone",
+        "color: red", "border: none", "overflow: hidden", "display: block", "visibility: visible", "",
+        "display: n\u00f6ne", "DISPLAY:\u00a0NONE",
+    ],
+)
+def test_the_hidden_style_test_agrees_with_the_expression(style: str) -> None:
+    # _hides tries the expression only on values holding "none" or "dden": the same answers.
+    assert page_module._hides(style) == (page_module._HIDDEN_STYLE.search(style) is not None)
+
+
 def test_text_split_by_a_removed_element_is_one_run() -> None:
     # Removing the script leaves two text nodes side by side; lxml's .text joins them.
     page = Page.from_tree(parse_html("<body><p>one <script>x</script>two<b>three</b>\n<style>s</style>four</p></body>"))
