@@ -196,6 +196,21 @@ def test_runs_read_by_the_deep_tree_walk_match_the_xpath_reading() -> None:
     assert [" ".join(t.split()) for t in texts] == page.run_collapsed
 
 
+def test_depth_check_agrees_with_a_walk_over_the_parents() -> None:
+    def max_depth(parent: list[int]) -> int:
+        depth = [0] * len(parent)
+        for i, p in enumerate(parent[1:], 1):
+            depth[i] = depth[p] + 1
+        return max(depth)
+
+    rng = random.Random(5)
+    trees = [[-1] + [rng.randrange(i) for i in range(1, 300)], [-1] + list(range(999)), [-1], [-1, 0, 1, 1]]
+    trees += [[-1] + [max(0, i - rng.choice((1, 1, 2))) for i in range(1, 200)] for _ in range(20)]
+    for parent in trees:
+        for limit in (1, 2, 8, 64, 512):
+            assert page_module._deeper_than(parent, limit) == (max_depth(parent) > limit)
+
+
 def test_hidden_wrapper_holding_most_of_the_text_is_kept_as_deferred_content() -> None:
     story = "<p>" + "A paragraph of the story that a script reveals once the page loads. " * 10 + "</p>"
     streamed = Page.from_tree(parse_html(f"<body><nav>Home News</nav><div hidden>{story * 3}</div></body>"))
