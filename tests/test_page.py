@@ -166,6 +166,20 @@ def test_cleaning_removes_invisible_nodes_and_keeps_tails() -> None:
     assert page.tags == ["body", "p", "noscript"]
 
 
+@pytest.mark.parametrize(
+    "style",
+    [
+        "display: none", "DISPLAY : NONE", "color: red; Display:None", "visibility:\thidden",
+        "VISIBILITY: HIDDEN", "vi\u017fibility: hidden", "visibility: h\u0131dden", "display:\nnone",
+        "color: red", "border: none", "overflow: hidden", "display: block", "visibility: visible", "",
+        "display: n\u00f6ne", "DISPLAY:\u00a0NONE",
+    ],
+)
+def test_the_hidden_style_test_agrees_with_the_expression(style: str) -> None:
+    # _hides tries the expression only on values holding "none" or "dden": the same answers.
+    assert page_module._hides(style) == (page_module._HIDDEN_STYLE.search(style) is not None)
+
+
 def test_text_split_by_a_removed_element_is_one_run() -> None:
     # Removing the script leaves two text nodes side by side; lxml's .text joins them.
     page = Page.from_tree(parse_html("<body><p>one <script>x</script>two<b>three</b>\n<style>s</style>four</p></body>"))
@@ -180,6 +194,21 @@ def test_runs_read_by_the_deep_tree_walk_match_the_xpath_reading() -> None:
     keys, texts = page_module._text_runs_by_walk(page.elements, page.parent)
     assert keys == page.run_key
     assert [" ".join(t.split()) for t in texts] == page.run_collapsed
+
+
+def test_depth_check_agrees_with_a_walk_over_the_parents() -> None:
+    def max_depth(parent: list[int]) -> int:
+        depth = [0] * len(parent)
+        for i, p in enumerate(parent[1:], 1):
+            depth[i] = depth[p] + 1
+        return max(depth)
+
+    rng = random.Random(5)
+    trees = [[-1] + [rng.randrange(i) for i in range(1, 300)], [-1] + list(range(999)), [-1], [-1, 0, 1, 1]]
+    trees += [[-1] + [max(0, i - rng.choice((1, 1, 2))) for i in range(1, 200)] for _ in range(20)]
+    for parent in trees:
+        for limit in (1, 2, 8, 64, 512):
+            assert page_module._deeper_than(parent, limit) == (max_depth(parent) > limit)
 
 
 def test_hidden_wrapper_holding_most_of_the_text_is_kept_as_deferred_content() -> None:
