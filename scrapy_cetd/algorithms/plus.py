@@ -1434,12 +1434,13 @@ def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool],
         return []
     pattern = stem_pattern(tuple(FORUM_STEMS))
     elements, index, end, parent = page.elements, page.index, page.end, page.parent
-    labelled = {
-        index[value.getparent()]
-        for block in outermost
-        for value in _CLASS_OR_ID(elements[block])
-        if pattern.search(value.lower())
-    }
+    values = [value for block in outermost for value in _CLASS_OR_ID(elements[block])]
+    labelled: set[int] = set()
+    # One search over the values joined (no stem holds a newline, so a match lies in one
+    # value) before one per value: most pages have none (42,671 searches a value at a time
+    # on every 2nd second-half dev page).
+    if pattern.search("\n".join(values).lower()):
+        labelled = {index[value.getparent()] for value in values if pattern.search(value.lower())}
     above = set(page.path_to_body(top))  # the top block's path, then the ancestors read
     for block in outermost:
         x = parent[block]
