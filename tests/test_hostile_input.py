@@ -116,6 +116,10 @@ PATHOLOGICAL = {
     "the story in elements of 60,000 attributes": "<html><body>"
     + "".join(f"<{tag} " + " ".join(f'{tag}{i}="v"' for i in range(60_000)) + ">" for tag in ("div", "p"))
     + "Words of the story. " * 50,
+    # the comments output walked each comment part's path to body: 24 s
+    "20,000 comment parts 20,000 levels deep": "<html><body>" + "<div>" * 20_000
+    + "<p>" + "The story of the page goes on here. " * 30 + "</p>"
+    + "<div class='comment'><p>A reader wrote a comment about it.</p></div>" * 20_000,
 }
 SECONDS_PER_ALGORITHM = 10.0
 
@@ -139,7 +143,7 @@ def test_pathological_pages_take_bounded_time(name: str) -> None:
         for algorithm in ALGORITHMS:
             signal.setitimer(signal.ITIMER_PROF, SECONDS_PER_ALGORITHM)
             try:
-                extract_tree(page, algorithm=algorithm)
+                extract_tree(page, algorithm=algorithm, with_comments=True)
             except _OverTime:
                 slow.append(algorithm)
             finally:
