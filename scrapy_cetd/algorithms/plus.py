@@ -106,6 +106,21 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
     statistic ("Posts: 65703", "Join Date: Aug 2012", "4 Likes": :func:`is_forum_stat`)
     are removed (:func:`_forum_parts`).  Tuning half, both folds up, only forum pages
     changed: forum word F1 0.8199 / 0.8179 -> 0.8359 / 0.8301 (odd / even pages).
+22-26. News precision, on articles: a ``<p>`` with an article-only label
+    (:data:`ARTICLE_LABELLED_TAGS`), a contributor's note in italics after the story
+    (:func:`_is_contributor_note`), a picture's credit line inside kept blocks
+    (:func:`is_credit`), a call to subscribe set in emphasis or in a sign-up box inside
+    the story, and an author's box after it (:func:`is_author_box`) are removed.
+27. A declared article stands alone: rule 4c reads prose in a group of alike siblings as
+    standing alone when the page declares an article (:func:`declares_article`).
+
+Before the walk, the top block is chosen outside the page's furniture: an ancestor of it
+labelled as a footer, a newsletter box, testimonials, navigation or a signature, or
+hidden by class, loses its DensitySum and the top block is chosen again
+(:func:`_top_outside_chrome`; ``<main>``, ``<article>`` and ``role=main`` never count).
+The comment sections rule 9 finds are the ``comments`` output, less their reply form,
+headings, links alone and stock lines, and none in code or an ``<svg>``
+(:func:`_posted_comments`).
 
 Rules 13-16 read text, so they read few elements: short ones (at most 40-500 characters)
 at the story's edges, or short block-level ones in kept blocks.  Together with the
