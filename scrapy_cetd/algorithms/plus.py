@@ -138,7 +138,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, islice, repeat
 from typing import Any
@@ -748,7 +748,6 @@ def _label_text(element: etree._Element) -> str:
     return " ".join(values)
 
 
-
 def _class_and_id(element: etree._Element) -> str:
     """An element's ``class`` and ``id`` values joined by a space (``""``: none): the label
     words of rules 20-22, which skip :func:`_label_text`'s walk over every attribute."""
@@ -1143,10 +1142,7 @@ def _undeclared(page: Page, blocks: list[int], removed: list[bool], top: int) ->
         return []
     words, covered = counts
     end, tags, block_starts = page.end, page.tags, page.block_starts
-    outermost: list[int] = []  # blocks nested in another are read with it
-    for block in sorted(blocks):
-        if not outermost or block >= end[outermost[-1]]:
-            outermost.append(block)
+    outermost = _outermost(page, sorted(blocks))  # blocks nested in another are read with it
     total = sum(words[end[b]] - words[b] for b in outermost)
     if not total or sum(covered[end[b]] - covered[b] for b in outermost) < DECLARED_MIN_COVER * total:
         return []
@@ -1179,24 +1175,21 @@ _NO_COMMENT_TAGS = frozenset({"pre", "code", "svg"})
 COMMENT_MIN_WORDS = 5
 
 
-def _outermost_extents(page: Page, nodes: list[int]) -> tuple[list[int], list[int]]:
-    """The subtrees of ``nodes`` (in document order) not inside another's: their first
-    elements and their ends, in order (for :func:`_within`)."""
-    starts: list[int] = []
-    stops: list[int] = []
+def _outermost(page: Page, nodes: Iterable[int]) -> list[int]:
+    """``nodes`` (in document order) less those inside another's subtree."""
+    end = page.end
+    outermost: list[int] = []
     for node in nodes:
-        if not stops or node >= stops[-1]:
-            starts.append(node)
-            stops.append(page.end[node])
-    return starts, stops
+        if not outermost or node >= end[outermost[-1]]:
+            outermost.append(node)
+    return outermost
 
 
-def _within(extents: tuple[list[int], list[int]], x: int) -> bool:
-    """Whether element ``x`` lies in one of :func:`_outermost_extents`'s subtrees: a binary
-    search, where walking each element's path to body would cost time in its depth."""
-    starts, stops = extents
-    k = bisect_right(starts, x)
-    return k > 0 and x < stops[k - 1]
+def _within(page: Page, outermost: list[int], x: int) -> bool:
+    """Whether element ``x`` lies in the subtree of one of ``outermost`` (:func:`_outermost`):
+    a binary search, where walking each element's path to body would cost time in its depth."""
+    k = bisect_right(outermost, x)
+    return k > 0 and x < page.end[outermost[k - 1]]
 
 
 def _comment_sections(page: Page, top: int, removed: list[bool], found: list[int]) -> set[int]:
@@ -1209,8 +1202,8 @@ def _comment_sections(page: Page, top: int, removed: list[bool], found: list[int
         return set()
     on_top_path = set(top_path)
     chars, end, tags = page.chars, page.end, page.tags
-    extents = _outermost_extents(page, _in_order(tag_positions(page, _NO_COMMENT_TAGS), _NO_COMMENT_TAGS))
-    sections = {x for x in found if not _within(extents, x)}
+    no_comments = _outermost(page, _in_order(tag_positions(page, _NO_COMMENT_TAGS), _NO_COMMENT_TAGS))
+    sections = {x for x in found if not _within(page, no_comments, x)}
     node = 1
     n = len(page)
     while node < n:
@@ -1454,11 +1447,7 @@ def _forum_parts(page: Page, blocks: list[int], removed: list[bool], top: int) -
     ``removed`` in place and returns the parts removed."""
     if not blocks:
         return []
-    end = page.end
-    outermost: list[int] = []
-    for block in sorted(blocks):
-        if not outermost or block >= end[outermost[-1]]:
-            outermost.append(block)
+    outermost = _outermost(page, sorted(blocks))
     parts = _labelled_forum_parts(page, outermost, removed, top)
     return sorted(parts + _forum_stats(page, outermost, removed))
 
