@@ -278,6 +278,18 @@ def test_a_noscript_notice_about_javascript_is_removed_and_noscript_content_stay
         plus.NOSCRIPT_NOTICE_MAX_CHARS = saved
 
 
+def test_a_noscript_holding_escaped_markup_is_removed() -> None:
+    """Rule 2: a ``<noscript>`` whose text is escaped markup (its fallback tags as a
+    serializer stored them) is no content, though with no tags inside it is the page's
+    densest text: the story is chosen, not the tracking pixel's URL."""
+    pixel = "https://stats.example.com/?c1=2&amp;name=story.page&amp;" + "&amp;".join(f"k{i}=v{i}" for i in range(80))
+    escaped = f'<noscript>\n&lt;img src="{pixel}" height="1" width="1" alt=""&gt;</noscript>'
+    html = f"<html><body><div class='story'>{paragraphs(6)}</div>{escaped}</body></html>"
+    assert "<img" in extract(html, algorithm="cectd-ds").text  # the faithful algorithm takes it
+    text = extract(html, algorithm="cetd-plus").text
+    assert PROSE in text and "<img" not in text and "stats.example.com" not in text
+
+
 def test_media_fallback_text_is_removed() -> None:
     """Rule 2: what a ``<video>``, ``<audio>``, ``<canvas>`` or ``<iframe>`` holds is
     fallback content, never shown by a browser that plays or draws them."""

@@ -12,8 +12,8 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
 1. ``<noscript>`` is ordinary content (the page model already does this).
 2. Removed subtrees: ``dialog``, ``footer`` and ``figcaption`` elements, media and
    embeds' fallback content (``video``, ``audio``, ``canvas``, ``iframe``),
-   ``role=dialog|alertdialog``, ``aria-modal=true`` and short ``<noscript>`` notices
-   about JavaScript.  Removal excludes them from the
+   ``role=dialog|alertdialog``, ``aria-modal=true``, short ``<noscript>`` notices
+   about JavaScript and a ``<noscript>`` holding escaped markup as its text.  Removal excludes them from the
    statistics and from the content; the statistics are recomputed here (one reverse
    pass), the shared page is never changed.
 3. What a block is: a link (``a``, ``button``, ``select``) or an ``<aside>`` is never a
@@ -182,6 +182,12 @@ REMOVED_ROLES = frozenset({"dialog", "alertdialog"})
 #: stays (some forum software puts every post in ``<noscript>``).  0: off.
 NOSCRIPT_NOTICE_MAX_CHARS = 300
 _JAVASCRIPT = re.compile(r"javascript", re.IGNORECASE)
+#: Rule 2 also removes a ``<noscript>`` whose whole content is one text that is markup
+#: ("&lt;img src=... height=1&gt;"): a serializer escaped the fallback tags (BBC pages as
+#: some tools store them).  With no tags inside, that text has the highest text density
+#: on the page and was taken for the story (the whole text of a BBC News page, stored so,
+#: was a tracking pixel's URL).
+_ESCAPED_MARKUP = re.compile(r"\s*<[a-zA-Z!/]")
 #: Rule 6: structures rescued between kept blocks, and their largest link density.
 RESCUED_TAGS = frozenset({"pre", "table", "dl"})
 RESCUE_MAX_LINK_DENSITY = 0.3
@@ -377,12 +383,15 @@ def removed_roots(page: Page, positions: Mapping[str, list[int]] | None = None) 
     roots = set(chain.from_iterable(positions[tag] for tag in REMOVED_TAGS))
     roots.update(i for i, role in page.roles.items() if role in REMOVED_ROLES)
     roots.update(page.modal)
-    roots.update(
-        i
-        for i in positions["noscript"]
-        if 0 < page.chars[i] <= NOSCRIPT_NOTICE_MAX_CHARS and _JAVASCRIPT.search(element_text(page.elements[i]))
-    )
+    roots.update(i for i in positions["noscript"] if page.chars[i] and _is_noscript_noise(page, i))
     return sorted(roots)
+
+
+def _is_noscript_noise(page: Page, i: int) -> bool:
+    """Rule 2: a ``<noscript>`` that is a notice about JavaScript, or escaped markup."""
+    if page.tag_count[i] == 0 and _ESCAPED_MARKUP.match(page.elements[i].text or ""):
+        return True
+    return page.chars[i] <= NOSCRIPT_NOTICE_MAX_CHARS and _JAVASCRIPT.search(element_text(page.elements[i])) is not None
 
 
 def main_region(page: Page, positions: Mapping[str, list[int]] | None = None) -> tuple[int, str] | None:
