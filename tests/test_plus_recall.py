@@ -106,3 +106,38 @@ def test_a_container_alike_that_is_no_prose_and_one_of_another_class_stay_out() 
     video = "<div>Watch: the storm breaks over the harbour wall, filmed from the lighthouse</div><div>2 min</div>"
     assert "Watch: the storm" not in extract(split_story(twin_text=video)).text
     assert "Opening 0" not in extract(split_story(twin_class="intro")).text
+
+
+LEAD = (
+    "Each December the county publishes what its residents searched for on its website, and "
+    "this year's figures show a county that spent more time planning its journeys than ever "
+    "before. Some of the other findings of the survey include the following:"
+)
+
+
+def list_in_prose(*, lead: str = LEAD) -> str:
+    """A story whose densest block is a list of eight items between two paragraphs."""
+    items = "".join(
+        f"<li>Finding {i}: households in the county searched for bus times far more often than for parking.</li>"
+        for i in range(8)
+    )
+    return (
+        "<html><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        f"<div class='entry'><p>{lead}</p><ul>{items}</ul>"
+        "<p>In short: you are what you search.</p></div>"
+        "<div class='links'><a href='/a'>Another story about the county</a></div></body></html>"
+    )
+
+
+def test_a_list_in_prose_keeps_the_paragraphs_around_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = extract(list_in_prose()).text.splitlines()
+    assert text[0].startswith("Each December") and text[-1] == "In short: you are what you search."
+    assert "Another story about the county" not in text
+    # Before rule 28 the list was the top block, and the short closing line fell below the floor.
+    monkeypatch.setattr(plus, "LIST_TOP_MIN_PROSE_SHARE", 0)
+    assert "In short: you are what you search." not in extract(list_in_prose()).text
+
+
+def test_a_list_with_little_prose_beside_it_stays_the_top_block() -> None:
+    selection = extract(list_in_prose(lead="Findings:"), diagnostics=True).diagnostics
+    assert "top_list_in_prose" not in selection and selection["top_block"].startswith("ul")
