@@ -136,6 +136,20 @@ def test_a_name_beside_the_datelines_date(dateline: str, expected: list[str]) ->
     assert meta_of(body=f"<h1>Bridge costs double</h1>{dateline}").authors == expected
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        '<meta property="article:section" content="North Korea">',
+        '<meta name="keywords" content="bridges, North Korea">',
+    ],
+)
+def test_the_pages_section_or_tag_beside_the_date_is_no_author(head: str) -> None:
+    body = "<h1>Bridge costs double</h1><span>Aug 20, 2019</span><span>North Korea</span>"
+    assert meta_of(head, body).authors == []
+    # the control: a name beside the date on the same page
+    assert meta_of(head, body.replace("North Korea", "Kim Soo-yeon")).authors == ["Kim Soo-yeon"]
+
+
 @pytest.mark.parametrize("name", ["review-author", "woocommerce-review__author", "comment-author", "Quote_author"])
 def test_a_reviewers_or_commenters_name_is_no_byline(name: str) -> None:
     assert meta_of(body=f'<h1>Bridge costs double</h1><span class="{name}">Laura Blake</span>').authors == []
