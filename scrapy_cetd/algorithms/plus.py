@@ -121,8 +121,8 @@ Before the walk, the top block is chosen outside the page's furniture: an ancest
 labelled as a footer, a newsletter box, testimonials, navigation or a signature, or
 hidden by class, loses its DensitySum and the top block is chosen again
 (:func:`_top_outside_chrome`; ``<main>``, ``<article>`` and ``role=main`` never count).
-The comment sections rule 9 finds are the ``comments`` output, less their reply form,
-headings, links alone and stock lines, and none in code or an ``<svg>``
+The comment sections rule 9 finds are the ``comments`` output, less their reply form and
+its notices, headings, links alone and stock lines, and none in code or an ``<svg>``
 (:func:`_posted_comments`).
 
 Rules 13-16 read text, so they read few elements: short ones (at most 40-500 characters)
@@ -1185,6 +1185,34 @@ _NO_COMMENT_TAGS = frozenset({"pre", "code", "svg"})
 #: A comments output none of whose parts holds this many words holds no posted comment
 #: (labels, counts and controls: on the first 748 dev pages 11 outputs, none a reader's).
 COMMENT_MIN_WORDS = 5
+#: Notices of a comment form, never a reader's words: a part holding one is no comment.
+_COMMENT_FORM_NOTICE = re.compile(
+    r"akismet|must be logged in|(?:log ?in|sign ?in|register) to (?:post a )?(?:comment|reply)"
+    r"|email address will not be published|required fields are marked|comments are (?:now )?closed"
+    r"|notify me of (?:follow-up|new) comments|comment policy|awaiting moderation"
+    r"|comments (?:are|will be) (?:moderated|reviewed)",
+    re.IGNORECASE,
+)
+#: ... and short lines that invite a comment ("Share your thoughts...", "Join the
+#: conversation", "No comments yet"), a notice only as a line of their own.
+_COMMENT_INVITATION = re.compile(
+    r"\W*(?:share your thoughts|join the (?:conversation|discussion)|let us know what you think"
+    r"|be the first to (?:comment|reply)|no comments(?: yet)?|there are no comments(?: added)?(?: yet)?)\W*",
+    re.IGNORECASE,
+)
+COMMENT_INVITATION_MAX_CHARS = 60
+#: Only a part of at most this many characters is read for a notice: a larger one holds
+#: readers' comments beside it (a thread whose last line is "You must be logged in to post
+#: a comment.") and is kept whole.
+COMMENT_NOTICE_MAX_CHARS = 400
+
+
+def is_comment_form_notice(text: str) -> bool:
+    """Whether a comment section's part is its form's notice ("This site uses Akismet to
+    reduce spam.", "You must be logged in to post a comment.", "Share your thoughts...")."""
+    if len(text) <= COMMENT_INVITATION_MAX_CHARS and _COMMENT_INVITATION.fullmatch(text):
+        return True
+    return _COMMENT_FORM_NOTICE.search(text) is not None
 
 
 def _outermost(page: Page, nodes: Iterable[int]) -> list[int]:
@@ -1235,11 +1263,12 @@ _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 def _posted_comments(page: Page, sections: set[int]) -> set[int]:
     """The comment sections less their reply form (a ``<form>`` and what holds nothing
     else), headings ("3 Comments", "Leave a Reply"), links alone (a listing's "Comment" or
-    "12 comments" links, a "Reply" button) and stock lines (rule 14): what readers
-    posted.  A section holding only its form gives nothing (WordPress writes the form,
-    "Your email address will not be published", under every post: on the first half of the
-    dev pages, 13 of the 97 with ``comments`` had only that).  Elements are taken whole
-    where they hold no form; the bare text of an element that holds one is left out."""
+    "12 comments" links, a "Reply" button), stock lines (rule 14) and the form's notices
+    (:func:`is_comment_form_notice`): what readers posted.  A section holding only its
+    form gives nothing (WordPress writes the form, "Your email address will not be
+    published", under every post: on the first half of the dev pages, 13 of the 97 with
+    ``comments`` had only that).  Elements are taken whole where they hold no form; the
+    bare text of an element that holds one is left out."""
     if not sections:
         return set()
     tags, end, chars, link_chars = page.tags, page.end, page.chars, page.link_chars
@@ -1255,7 +1284,9 @@ def _posted_comments(page: Page, sections: set[int]) -> set[int]:
                 pending.extend(page.children_of(node))
             elif tags[node] in _HEADING_TAGS or link_chars[node] == chars[node]:
                 continue
-            elif chars[node] > STOCK_MAX_CHARS or not is_stock_line(element_text(page.elements[node])):
+            elif chars[node] > COMMENT_NOTICE_MAX_CHARS:
+                kept.add(node)
+            elif not is_stock_line(text := element_text(page.elements[node])) and not is_comment_form_notice(text):
                 kept.add(node)
     elements = page.elements
     if not any(len(element_text(elements[node]).split()) >= COMMENT_MIN_WORDS for node in kept):
