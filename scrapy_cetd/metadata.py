@@ -517,6 +517,20 @@ def strip_site_name(title: str | None, site_names: Iterable[str | None] = ()) ->
     return title
 
 
+def _without_glued_part(heading: str | None, title: str | None) -> str | None:
+    """An ``<h1>`` that is the ``<title>``'s first part with another of its parts glued on
+    ("... de la InfantaUltima Hora Mallorca": the site's name, a link inside the heading,
+    against the title "... de la Infanta » Local » Ultima Hora Mallorca") is that first
+    part; any other heading is itself.  Seen on a news page outside the dev set; no first
+    dev half page has one."""
+    if not heading or not title:
+        return heading
+    first, *others = _TITLE_SEPARATORS.split(normalize_space(title))
+    if others and heading.startswith(first) and heading[len(first) :].strip() in others:
+        return first
+    return heading
+
+
 def _site_first(title: str | None, site_names: Iterable[str | None]) -> bool:
     """Whether ``title`` is the site's name and one more part ("Reddit - The heart of the
     internet"): a home page's title, its motto or a section after the name, which a page
@@ -1789,7 +1803,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     title = _confirmed_heading(title_h1_texts, (found.get("title"), *_meta_titles(metas), page.title), names)
     if title is None:
         heading = next(filter(None, title_h1_texts), None)
-        heading = strip_site_name(_unescape(heading), names)
+        heading = _without_glued_part(strip_site_name(_unescape(heading), names), page.title)
         if heading and declared and _agreement(heading, declared_words) < _H1_MIN_AGREEMENT:
             if not _site_first(declared_source, names):  # else the declared title is the site's motto
                 heading = None  # an <h1> unlike the declared title is a section's or the site's heading

@@ -439,3 +439,13 @@ def test_a_headline_holding_the_sites_name_and_an_ampersand_is_still_the_headlin
 def test_a_thread_started_by_someone_names_its_author() -> None:
     body = "<h1>How is everyone using AI?</h1><p>Started by Biology Forums, June 04, 2024, 11:23:55 AM</p>"
     assert meta_of(body=body).authors == ["Biology Forums"]
+
+
+def test_a_headline_with_another_title_part_glued_on_is_the_titles_first_part() -> None:
+    """The site's name as a link inside the ``<h1>``, with no space before it."""
+    title = "Council agrees to rebuild the harbour wall » Local » The Gazette"
+    body = "<h1><span>Council agrees to rebuild the harbour wall</span><a href='/local'>The Gazette</a></h1>"
+    assert meta_of(body=body, title=title).title == "Council agrees to rebuild the harbour wall"
+    # the control: a headline going on with words of its own stays whole
+    longer = body.replace("The Gazette", ", says the mayor")
+    assert meta_of(body=longer, title=title).title == "Council agrees to rebuild the harbour wall, says the mayor"
