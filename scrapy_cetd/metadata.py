@@ -1336,8 +1336,9 @@ def _name_beside_the_date(
     "van", "de"), the first not "The"; not the site's name, nor words of the title (a
     blog's name, a kicker), nor the page's declared section or one of its tags
     (``topics``: "North Korea" beside a news agency's date), nor a button or a link to a
-    category or tag page.  Failing the sources before it.  First dev half, two folds: author 0.882 / 0.900 -> 0.886 /
-    0.915, false positives 21 / 27 unchanged; the guards after "two or more words" were
+    category or tag page.  Failing the sources before it.  First dev half, two folds:
+    author 0.882 / 0.900 -> 0.886 / 0.915, false positives 21 / 27 unchanged (the
+    ``topics`` guard changed no page); the guards after "two or more words" were
     added on seeing the first version's five false positives (both folds: 22 / 29, two
     site names, a title, a category link, a menu button), so these fold numbers are not
     a clean cross-validation."""

@@ -13,9 +13,9 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
 2. Removed subtrees: ``dialog``, ``footer`` and ``figcaption`` elements, media and
    embeds' fallback content (``video``, ``audio``, ``canvas``, ``iframe``),
    ``role=dialog|alertdialog``, ``aria-modal=true``, short ``<noscript>`` notices
-   about JavaScript and a ``<noscript>`` holding escaped markup as its text.  Removal excludes them from the
-   statistics and from the content; the statistics are recomputed here (one reverse
-   pass), the shared page is never changed.
+   about JavaScript and a ``<noscript>`` holding escaped markup as its text.  Removal
+   excludes them from the statistics and from the content; the statistics are recomputed
+   here (one reverse pass), the shared page is never changed.
 3. What a block is: a link (``a``, ``button``, ``select``) or an ``<aside>`` is never a
    block, nor is anything inside it (DensitySum 0; the text still counts for, and is
    extracted with, an enclosing block: removing asides outright lost content);
