@@ -245,6 +245,15 @@ def test_labels_are_words_at_a_word_start() -> None:
     assert labels.label_of("shadow-box") is None  # "share"/"ad" are not inside other words
 
 
+def test_camel_case_labels_are_cut_into_words() -> None:
+    assert labels.label_of("ArticleComments") == labels.COMMENT
+    assert labels.label_of("divCommentFooter") == labels.COMMENT
+    assert labels.label_of("ipsBreadcrumb") == labels.NOISE
+    assert labels.label_of("AdvisorResourcesCTA_advisorCta__ex5AL") == labels.ARTICLE_NOISE
+    assert labels.label_of("styles_signUpButton") == labels.NOISE  # the uncut "signup" still counts
+    assert labels.label_of("ArticleBody mainContent") is None
+
+
 def test_comments_output_in_settings_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "comments" in OUTPUTS
 
