@@ -290,6 +290,19 @@ def test_a_noscript_holding_escaped_markup_is_removed() -> None:
     assert PROSE in text and "<img" not in text and "stats.example.com" not in text
 
 
+def test_nothing_inside_code_is_pruned() -> None:
+    """Rule 3 reads a ``<pre>`` as one block, and the pruning scan leaves it whole: its
+    code lines "print", "next" and "close" were stock lines to rule 14."""
+    lines = ["for line in lines:", "    print", "    next", "close"]
+    code = "<pre><code>" + "\n".join(f"<div class='line'>{line}</div>" for line in lines) + "</code></pre>"
+    story = f"{paragraphs(6)}{code}{paragraphs(6)}"
+    html = f"<html><body><nav><a href='/'>Home</a></nav><article>{story}</article></body></html>"
+    assert "\n".join(lines) in extract(html, algorithm="cetd-plus").text
+    # the same lines outside code are stock lines
+    loose = code.replace("<pre><code>", "<div>").replace("</code></pre>", "</div>")
+    assert "close" not in extract(html.replace(code, loose), algorithm="cetd-plus").text.splitlines()
+
+
 def test_media_fallback_text_is_removed() -> None:
     """Rule 2: what a ``<video>``, ``<audio>``, ``<canvas>`` or ``<iframe>`` holds is
     fallback content, never shown by a browser that plays or draws them."""

@@ -21,7 +21,8 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
    extracted with, an enclosing block: removing asides outright lost content);
    preformatted text is one block: a ``<pre>``'s DensitySum is its own density and nothing
    inside it is a block (syntax-highlighted code would otherwise outweigh the prose, its
-   hundreds of token runs each counting as a pseudo-child).
+   hundreds of token runs each counting as a pseudo-child), nor pruned by rules 7-26 (a
+   code line "print" or "close" is no stock line).
 4. The walk's extra blocks are filtered (:func:`filter_blocks`):
 
    a. inside the page's main region when the top block lies in one (the first
@@ -1078,9 +1079,13 @@ def _prune(
         # The descendants in document order, those of the tags the rules read only (picked
         # at C level), skipping decided ones: removed (with their subtrees: the flags cover
         # whole subtrees) or empty (so are their descendants).
+        code_end = 0  # the end of the <pre> the scan is in: nothing inside code is pruned
         for node in compress(range(start, stop), map(_SCANNED_TAGS.__contains__, tags[start:stop])):
             c = chars[node]
-            if not c or removed[node]:
+            if not c or removed[node] or node < code_end:
+                continue
+            if tags[node] == "pre":
+                code_end = end[node]
                 continue
             if (
                 (
