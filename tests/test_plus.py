@@ -303,6 +303,21 @@ def test_nothing_inside_code_is_pruned() -> None:
     assert "close" not in extract(html.replace(code, loose), algorithm="cetd-plus").text.splitlines()
 
 
+def test_no_table_cell_is_a_stock_line() -> None:
+    """A cell's text is data: "Close" heads a column of share prices, "Print" is a step."""
+    prices = (
+        "<table><tr><th>Date</th><th>Open</th><th>High</th><th>Low</th><th>Close</th></tr>"
+        "<tr><td>Nov 20</td><td>101.2</td><td>103.5</td><td>100.1</td><td>102.8</td></tr></table>"
+    )
+    steps = "<table><tr><td>1</td><td>Print</td></tr><tr><td>2</td><td>Next</td></tr></table>"
+    html = f"<html><body><article>{paragraphs(6)}{prices}{steps}{paragraphs(6)}</article></body></html>"
+    lines = extract(html, algorithm="cetd-plus").text.splitlines()
+    assert "Date | Open | High | Low | Close" in lines and "1 | Print" in lines and "2 | Next" in lines
+    # a line of its own is still a stock line
+    alone = html.replace(steps, "<div>Print</div>")
+    assert "Print" not in extract(alone, algorithm="cetd-plus").text.splitlines()
+
+
 def test_media_fallback_text_is_removed() -> None:
     """Rule 2: what a ``<video>``, ``<audio>``, ``<canvas>`` or ``<iframe>`` holds is
     fallback content, never shown by a browser that plays or draws them."""

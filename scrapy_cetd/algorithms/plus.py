@@ -69,7 +69,8 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
     block before it, is left out (:func:`is_dateline`).
 14. Stock lines: a short element whose whole text is a stock line of the web's noise parts
     ("Advertisement", "Share this article:", "Related stories", "Image 1 of 8") is
-    removed from kept blocks (:func:`is_stock_line`).
+    removed from kept blocks (:func:`is_stock_line`); not a table's cell, whose text is
+    data ("Close" heads a column of share prices).
 15. Authors' bios: on an article, a short text opening with a name followed by "is a ...
     reporter" (writer, editor, ...) among the top block's first or last children, or as
     another kept block, is left out (:func:`is_bio`).
@@ -210,6 +211,9 @@ FORM_TAGS = frozenset({"select", "form"})
 #: (rules 10-11).  Paragraphs, list items and inline elements are not read: fewer reads, and
 #: on the tuning half F1 0.8862 -> 0.8863 (articles 0.9573 -> 0.9578) without them.
 LABELLED_TAGS = frozenset("article aside div dl figure footer form h1 header nav ol section select table ul".split())
+#: Rules 14 and 24 read a line's text in these: block-level elements but a table's cells,
+#: whose text is data ("Close" heads a column of share prices, "Print" is a step).
+_LINE_TAGS = BLOCK_TAGS - {"td", "th"}
 #: Rules 7, 9 and 14 read only these elements inside a kept block.
 _SCANNED_TAGS = BLOCK_TAGS | LABELLED_TAGS
 #: Rule 12: class words of a byline, the end of a story's header.
@@ -1099,9 +1103,9 @@ def _prune(
                     )
                 )
                 or (tags[node] in LABELLED_TAGS and node not in on_top_path and unwanted(node))
-                or (node in stock and tags[node] in BLOCK_TAGS and is_stock_line(element_text(page.elements[node])))
+                or (node in stock and tags[node] in _LINE_TAGS and is_stock_line(element_text(page.elements[node])))
                 or (on_article and tags[node] in ARTICLE_LABELLED_TAGS and _article_noise_label(page, node))  # 22
-                or (node in credits and tags[node] in BLOCK_TAGS and is_credit(element_text(page.elements[node])))  # 24
+                or (node in credits and tags[node] in _LINE_TAGS and is_credit(element_text(page.elements[node])))  # 24
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
