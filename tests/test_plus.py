@@ -301,6 +301,10 @@ def test_nothing_inside_code_is_pruned() -> None:
     # the same lines outside code are stock lines
     loose = code.replace("<pre><code>", "<div>").replace("</code></pre>", "</div>")
     assert "close" not in extract(html.replace(code, loose), algorithm="cetd-plus").text.splitlines()
+    # a <pre> that is a kept block of its own
+    listing = "<pre>" + "\n".join(f"<div class='line'>{line}</div>" for line in lines * 30) + "</pre>"
+    apart = f"<html><body><div>{paragraphs(6)}</div><div>{listing}</div><div>{paragraphs(6)}</div></body></html>"
+    assert extract(apart, algorithm="cetd-plus").text.count("close") == 30
 
 
 def test_no_table_cell_is_a_stock_line() -> None:

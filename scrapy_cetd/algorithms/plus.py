@@ -1069,10 +1069,13 @@ def _prune(
     if info.get("top_is_lone_prose"):
         edges, kept = _story_edges(page, kept, top, removed, info)
         pruned += edges
-    # The kept blocks' descendants, once each: a block inside one already scanned is skipped.
+    # The kept blocks' descendants, once each: a block inside one already scanned is skipped,
+    # and a kept <pre> is not scanned (nothing inside code is pruned).
     scanned: list[int] = []
     for block in kept:
-        if chars[block] and not (scanned and block < end[scanned[-1]]) and end[block] > block + 1:
+        if scanned and block < end[scanned[-1]]:
+            continue
+        if chars[block] and end[block] > block + 1 and tags[block] != "pre":
             scanned.append(block)
     ranges = [(block + 1, end[block]) for block in scanned]
     spare_headings = not info.get("peer_items")  # a thread's linked post titles still go
