@@ -522,6 +522,7 @@ def test_declared_body_is_read_from_json_ld_graphs_and_garbage_gives_none() -> N
         "local news, delivered to your inbox every morning.</p><p>By subscribing you agree to our terms.</p></div>",
         "<p>If stories like this one matter to you, please consider supporting our newsroom with a donation.</p>",
         "<p>To read the rest of this story subscribe to Gazette+.</p>",
+        "<p><em>Follow the Gazette on Facebook, X and Instagram for the latest local news.</em></p>",
     ],
 )
 def test_calls_to_subscribe_or_support_after_the_story_are_out_of_the_text(
@@ -538,6 +539,9 @@ def test_a_story_line_about_newsletters_or_donations_stays() -> None:
     assert not plus.is_call(line)
     assert not plus.is_call("Its newsletter reached 40,000 subscribers by June.")
     assert not plus.is_call("It’s important to sign up for automated contributions to each savings plan.")
+    assert plus.is_call("Follow AP on Facebook, X, Instagram, YouTube and TikTok")
+    assert not plus.is_call("Follow the plant spacing rules on the back of seed packs.")
+    assert not plus.is_call("The council will follow the advice it was given on Facebook, a spokesman said.")
 
 
 @pytest.mark.parametrize(
@@ -566,6 +570,7 @@ def test_a_story_line_about_commissions_stays() -> None:
         "SIGN-UP now, it is free for you", "Get our NEWSLETTERS", "Straight to your Inbox",
         "Subscribing takes you a minute", "Donations keep us going", "Join us on Patreon",
         "Please Consider a gift to our team", "Support Independent journalism, support us",
+        "FOLLOW us on WhatsApp",
     ],
 )
 def test_every_call_the_pattern_finds_passes_the_word_filter(text: str) -> None:
