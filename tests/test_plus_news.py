@@ -360,6 +360,7 @@ def assert_only_the_story_stays(html: str, rule_bound: str, monkeypatch: pytest.
         ("<p>Published 2025-12-20 in World</p>", "<div>Posted 3 hours ago</div>"),
         ("<p>By Stefan Becket, Kathryn Watson</p>", ""),  # a byline without a date
         ("<p>Von Hans Müller</p><p>Veröffentlicht am 4. März 2025</p>", ""),  # the metadata's languages
+        ("<p>Updated 5:27 am CST</p>", "<p>Posted at 9:15 a.m. ET</p>"),  # a labelled time alone
     ],
 )
 def test_datelines_at_the_story_edges_are_out_of_the_text(
@@ -374,6 +375,7 @@ def test_a_sentence_with_a_date_stays() -> None:
     assert plus.is_dateline("January 21, 2025") and plus.is_dateline("3 min read")
     assert not plus.is_dateline("In May 2020, prices rose sharply in all markets.")
     assert not plus.is_dateline(sentence)
+    assert not plus.is_dateline("The meeting was updated at 5:30 pm after the storm damaged roofs.")
 
 
 def test_a_sentence_opening_with_by_stays() -> None:
