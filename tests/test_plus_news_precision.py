@@ -79,6 +79,7 @@ def test_a_contributors_note_not_in_italics_or_not_after_the_story_stays() -> No
         "<p><em>Photo: Shutterstock</em></p>",
         "<div><span>Credit: Apple</span></div>",
         "<p>AP Photo/John Doe</p>",
+        "<p>(Image: © Harbour Trust)</p>",  # the issue's own example, in parentheses
     ],
 )
 def test_a_photo_credit_in_the_story_is_out_of_the_text(credit: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,7 +103,10 @@ def test_a_sentence_about_a_photo_stays() -> None:
         "Reuters reported the deal on Monday.",
     ):
         assert not plus.is_credit(sentence)
-    for credit in ("Photo by Lisa Jennings", "Getty Images / Holger Leue", "Holger Leue/AFP", "Image source: NASA"):
+    for credit in (
+        "Photo by Lisa Jennings", "Getty Images / Holger Leue", "Holger Leue/AFP", "Image source: NASA",
+        "(Image credit: Getty Images)",
+    ):
         assert plus.is_credit(credit)
 
 

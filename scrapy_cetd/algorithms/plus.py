@@ -1691,7 +1691,7 @@ _AGENCIES = rf"(?:{'|'.join(_AGENCY_NAMES)})(?:photo)?"
 #: ...", or an agency's name alone or beside a photographer's ("Getty Images / Holger Leue",
 #: "Jane Doe/AFP"), never a sentence naming an agency ("Shutterstock shares fell").
 _CREDIT_PHRASE = (
-    r"(?:(?:(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?| sources?)?\s*(?::|by\b)"
+    r"(?:(?:\(?(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?| sources?)?\s*(?::|by\b)"
     r"|credits?\s*:|\(?(?:photo|image)s?\s*(?:courtesy|via)\b)[^\n]*"
     rf"|(?:©\s*)?(?:[^\n/]{{0,60}}/\s*)?{_AGENCIES}(?:\s*(?:/|via\b)[^\n]{{0,60}})?\W*)"
 )
@@ -1699,14 +1699,14 @@ _CREDIT = re.compile(_CREDIT_PHRASE, re.IGNORECASE)
 #: The credits opening with their word, as whole runs of the page's text (lower-cased,
 #: joined by newlines).
 _CREDIT_WORD_RUNS = re.compile(
-    r"\n(?:(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?| sources?)?\s*(?::|by\b)|credits?\s*:"
+    r"\n(?:\(?(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?| sources?)?\s*(?::|by\b)|credits?\s*:"
     r"|\(?(?:photo|image)s?\s*(?:courtesy|via)\b)[^\n]*(?=\n)"
 )
 
 
 def is_credit(text: str) -> bool:
     """Rule 24: ``text`` (whitespace collapsed) is a picture's credit ("Photo: Shutterstock",
-    "Getty Images / Holger Leue")."""
+    "Getty Images / Holger Leue", "(Image: © Future)")."""
     return len(text) <= CREDIT_MAX_CHARS and _CREDIT.fullmatch(text) is not None
 
 
