@@ -183,9 +183,10 @@ def test_a_forum_page_keeps_its_posts() -> None:
 def test_labelled_parts_in_the_article_are_pruned(label: str, noise: str, monkeypatch: pytest.MonkeyPatch) -> None:
     html = news_page(in_article=f"<div class='{label}'>{noise}</div>")
     assert lines(extract(html).text) == STORY
-    # Without the label the same part is kept: the label is what removes it (rule 18, which
-    # reads the sign-up box's text, off).
+    # Without the label the same part is kept: the label is what removes it (rules 18 and
+    # 24, which read the sign-up box's and the credit's text, off).
     monkeypatch.setattr(plus, "CALL_MAX_CHARS", 0)
+    monkeypatch.setattr(plus, "CREDIT_MAX_CHARS", 0)
     assert lines(extract(html.replace(label, "box")).text) != STORY
 
 
