@@ -1687,21 +1687,20 @@ _AGENCY_NAMES = (
     "getty images", "shutterstock", "istock", "ap photo", "unsplash", "pexels", "depositphotos", "reuters", "afp"
 )
 _AGENCIES = rf"(?:{'|'.join(_AGENCY_NAMES)})(?:photo)?"
-#: A credit: "Photo: ...", "Image credit: ...", "Photo by ...", "Credit: ...", "Photo courtesy of
-#: ...", or an agency's name alone or beside a photographer's ("Getty Images / Holger Leue",
-#: "Jane Doe/AFP"), never a sentence naming an agency ("Shutterstock shares fell").
-_CREDIT_PHRASE = (
-    r"(?:(?:\(?(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?| sources?)?\s*(?::|by\b)"
+#: The credits that open with their word, to the end of the line: "Photo: ...", "Image
+#: credit: ...", "(Image: ...)", "Photo by ...", "Credit: ...", "Photo courtesy of ...".
+_CREDIT_WORDED = (
+    r"(?:\(?(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?| sources?)?\s*(?::|by\b)"
     r"|credits?\s*:|\(?(?:photo|image)s?\s*(?:courtesy|via)\b)[^\n]*"
-    rf"|(?:©\s*)?(?:[^\n/]{{0,60}}/\s*)?{_AGENCIES}(?:\s*(?:/|via\b)[^\n]{{0,60}})?\W*)"
 )
+#: A credit: one that opens with its word, or an agency's name alone or beside a
+#: photographer's ("Getty Images / Holger Leue", "Jane Doe/AFP"), never a sentence naming
+#: an agency ("Shutterstock shares fell").
+_CREDIT_PHRASE = rf"(?:{_CREDIT_WORDED}|(?:©\s*)?(?:[^\n/]{{0,60}}/\s*)?{_AGENCIES}(?:\s*(?:/|via\b)[^\n]{{0,60}})?\W*)"
 _CREDIT = re.compile(_CREDIT_PHRASE, re.IGNORECASE)
-#: The credits opening with their word, as whole runs of the page's text (lower-cased,
-#: joined by newlines).
-_CREDIT_WORD_RUNS = re.compile(
-    r"\n(?:\(?(?:photo(?:graph)?|image|picture|illustration)s?(?: credits?| sources?)?\s*(?::|by\b)|credits?\s*:"
-    r"|\(?(?:photo|image)s?\s*(?:courtesy|via)\b)[^\n]*(?=\n)"
-)
+#: The credits opening with their word as whole runs of the page's text (lower-cased,
+#: joined by newlines), one pattern shared with :data:`_CREDIT`.
+_CREDIT_WORD_RUNS = re.compile(rf"\n{_CREDIT_WORDED}(?=\n)")
 
 
 def is_credit(text: str) -> bool:
