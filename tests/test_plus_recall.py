@@ -101,6 +101,12 @@ def test_a_story_split_over_twin_containers_keeps_its_start(monkeypatch: pytest.
     assert extract(split_story()).text.splitlines()[0].startswith("Body 0:")
 
 
+def test_a_twin_with_a_modifier_class_keeps_the_story_start() -> None:
+    # The first container adds a class ("rich-text body intro"): still the story's start.
+    text = extract(split_story(twin_class="rich-text body intro")).text.splitlines()
+    assert text[0].startswith("Opening 0:") and text[-1].startswith("Body 39:")
+
+
 def test_a_container_alike_that_is_no_prose_and_one_of_another_class_stay_out() -> None:
     # A video's title and length in a container alike: not in paragraphs.
     video = "<div>Watch: the storm breaks over the harbour wall, filmed from the lighthouse</div><div>2 min</div>"
