@@ -337,13 +337,20 @@ def test_missing_pyarrow_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert "Parquet output needs pyarrow, which is not installed: pip install 'scrapy-cetd[parquet]'" in err
 
 
+def _as_a_terminal_leaves_sigint() -> None:
+    """SIGINT at its default in the child: a suite run in the background by a
+    non-interactive shell has it ignored, and a child inherits that (Python then installs
+    no KeyboardInterrupt handler), so the interrupt would never arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_leaves_the_items_written_so_far_and_says_so(tmp_path: Path) -> None:
     big = tmp_path / "big.warc.gz"
     big.write_bytes(b"".join(_members(*[PAGE] * 4000)))
     out = tmp_path / "out.jsonl"
     process = subprocess.Popen(
         [sys.executable, "-m", "scrapy_cetd", "warc", str(big), "-o", str(out), "--split-size", "64k"],
-        stderr=subprocess.PIPE, text=True,
+        stderr=subprocess.PIPE, text=True, preexec_fn=_as_a_terminal_leaves_sigint,
     )
     while process.poll() is None and (not out.exists() or out.stat().st_size < 100_000):
         time.sleep(0.05)
@@ -502,7 +509,9 @@ def test_ctrl_c_with_jobs_leaves_a_whole_gzip_holding_the_items_it_reports(tmp_p
     for growth in (1, 4, 12):  # interrupt once the output has grown this many times
         for _ in range(3):  # again if the run ends before the interrupt
             out.unlink(missing_ok=True)
-            process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            process = subprocess.Popen(
+                argv, stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_as_a_terminal_leaves_sigint
+            )
             size, seen = 0, 0
             while process.poll() is None and seen < growth:
                 now = out.stat().st_size if out.exists() else 0
