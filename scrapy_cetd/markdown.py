@@ -321,6 +321,8 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
     n = len(page)
     end, tags, parent, elements = page.end, page.tags, page.parent, page.elements
     texts = {page.run_key[k]: page.run_collapsed[k] for k in chosen}
+    # The runs the text output writes with no space before (Page.glued), by key.
+    glued = {page.run_key[k] for before, k in zip(chosen, chosen[1:]) if k == before + 1 and page.glued(k)}
     # Visited: the elements inside selected subtrees and those holding selected text.
     up = [False] * n
     roots = [i for i, inside, p in zip(range(n), content, parent) if inside and (p < 0 or not content[p])]
@@ -333,6 +335,11 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
     writer = _Writer()
     tables: list[int] = []  # open data tables
     open_elements: list[int] = []
+
+    def write(key: int) -> None:
+        text = texts.get(key)
+        if text:
+            writer.text(text, separate=key not in glued)
 
     def close(j: int) -> None:
         tag = tags[j]
@@ -357,29 +364,24 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
                 writer.lists.pop()
             elif tag == "blockquote":
                 writer.quotes -= 1
-        tail = texts.get(2 * j + 1)
-        if tail:
-            writer.text(tail)
+        write(2 * j + 1)
 
     i = 0
     while i < n:
         while open_elements and end[open_elements[-1]] <= i:
             close(open_elements.pop())
         if not visited[i]:
-            tail = texts.get(2 * i + 1)
-            if tail:  # an element left out, its tail selected
+            if 2 * i + 1 in texts:  # an element left out, its tail selected
                 if tags[i] in BLOCK_TAGS and not tables:
                     writer.flush()
-                writer.text(tail)
+                write(2 * i + 1)
             i = end[i]
             continue
         tag = tags[i]
         el = elements[i]
         if pre_of and pre_of[i] == i and content[i]:
             writer.pre(raw_text(el))
-            tail = texts.get(2 * i + 1)
-            if tail:
-                writer.text(tail)
+            write(2 * i + 1)
             i = end[i]
             continue
         if tables and tag in ("td", "th") and writer.table is not None:
@@ -430,9 +432,7 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
                 writer.quotes += 1
             elif tag == "hr" and content[i]:
                 writer.emit("---")
-        text = texts.get(2 * i)
-        if text:
-            writer.text(text)
+        write(2 * i)
         open_elements.append(i)
         i += 1
     while open_elements:

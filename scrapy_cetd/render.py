@@ -2,8 +2,8 @@
 
 One renderer for every algorithm, three outputs from one selection (``docs/outputs.md``).
 Text gets a line break at every block-level element boundary, `` | `` between the cells of
-a table row, and a space at inline boundaries, so words never glue together across
-elements (no space before closing or after opening punctuation).
+a table row, and a space at inline boundaries (none before closing or after opening
+punctuation, none inside a word written across inline tags: :meth:`Page.glued`).
 The cleaned HTML keeps the content and its ancestors, with their tags and attributes, so
 the page's original structure survives (seed 000, section 1: "preserve the original
 structure"), as a document that stands alone (charset, ``lang``, absolute URLs).  Text
@@ -191,7 +191,8 @@ def _text_units(
     Runs are joined in document order: a line break between two of them where a
     line-breaking element (``LINE_TAGS``) starts or ends between them, else
     ``CELL_SEPARATOR`` where a table cell starts or ends (once more per empty cell
-    between), else a space (none next to closing or opening punctuation).
+    between), else a space (none next to closing or opening punctuation, nor where the
+    page glues the two runs: :meth:`~scrapy_cetd.page.Page.glued`).
 
     Between runs ``r`` and ``t`` an element ends iff the nearest such element holding
     ``r`` does not hold ``t``; one starts iff its index lies between their start cursors
@@ -250,7 +251,11 @@ def _text_units(
         else:
             if has_cells and (cell_of[owner] != cell or cell_starts[next_cursor] != cell_starts[cursor]):
                 line.append(CELL_SEPARATOR + "| " * max(0, cell_starts[next_cursor] - cell_starts[cursor] - 1))
-            elif text[:1] not in CLOSING_PUNCTUATION and last not in OPENING_PUNCTUATION:
+            elif (
+                text[:1] not in CLOSING_PUNCTUATION
+                and last not in OPENING_PUNCTUATION
+                and not (chosen[position - 1] == k - 1 and page.glued(k))
+            ):
                 line.append(" ")
             line.append(text)
         last = text[-1:]

@@ -53,11 +53,30 @@ def test_html_output_is_optional() -> None:
 
 def test_text_breaks_lines_at_blocks_and_spaces_inline_boundaries() -> None:
     result = extract(
-        "<html><body><div><p>alpha<span>beta</span><b>gamma</b></p><ul><li>one</li><li>two</li></ul>"
+        "<html><body><div><p>alpha <span>beta</span><b>gamma</b></p><ul><li>one</li><li>two</li></ul>"
         "<p>line<br>break</p></div></body></html>",
         threshold_coefficient=0,
     )
     assert result.text == "alpha beta gamma\none\ntwo\nline\nbreak"
+
+
+def test_words_split_by_inline_tags_stay_whole_as_a_browser_shows_them() -> None:
+    glued = (
+        "<p><span class='dropcap'>T</span>he harbour's <b>Nyong</b>'<b>o</b>'s wall, "
+        "re<a href='/b'>built</a> in <i>May</i>.</p>"
+    )
+    apart = (
+        "<p><span>id</span><span>string</span> <span>New Listing</span>Vase "
+        "<span>Parts</span>1385 <img src='a.png'>x<img src='b.png'>y</p>"
+    )
+    html = f"<html><body><article>{glued}{apart}</article></body></html>"
+    result = extract(html, threshold_coefficient=0, with_markdown=True)
+    assert result.text.splitlines() == [
+        "The harbour's Nyong'o's wall, rebuilt in May.",
+        "id string New Listing Vase Parts 1385 x y",
+    ]
+    # The Markdown has the text's words, and ``**Nyong**'**o**'s`` still reads as emphasis.
+    assert result.markdown.split("\n\n")[0] == "The harbour's **Nyong**'**o**'s wall, re[built](/b) in *May*."
 
 
 def test_bytes_decoding_uses_declared_charset() -> None:

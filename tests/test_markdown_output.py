@@ -70,13 +70,13 @@ def test_an_ordered_list_number_has_at_most_nine_digits() -> None:
     [
         ("<em><i>it</i></em>", "*it*"),  # was **it**: italic turned bold
         ("<b><b>bold</b></b>", "**bold**"),  # was ****bold****
-        ("<b>bo<b>ld</b></b>", "**bo ld**"),  # was **bo **ld****
+        ("<b>bo<b>ld</b></b>", "**bold**"),  # was **bo **ld****; one word, as the text has it
         ("<strong>a <b>b</b> c</strong>", "**a b c**"),
         ("<i>a <em>b <cite>c</cite></em></i>", "*a b c*"),
         ("<b><i>x</i></b>", "***x***"),
         ("<i>a <b>b</b> c</i>", "*a **b** c*"),
         ("<b>a <i>b <b>c</b></i></b>", "**a *b c***"),
-        ("<code>a<b>b</b></code>", "`a b`"),  # no emphasis markers inside code
+        ("<code>a<b>b</b></code>", "`ab`"),  # no emphasis markers inside code
         ("<p>a <b> x </b> y</p>", "a **x** y"),  # spaces outside the markers
         ("<p>a<b>&nbsp;x&nbsp;</b>y</p>", "a **x** y"),
     ],
