@@ -107,6 +107,33 @@ def test_a_twin_with_a_modifier_class_keeps_the_story_start() -> None:
     assert text[0].startswith("Opening 0:") and text[-1].startswith("Body 39:")
 
 
+def paginated_document() -> str:
+    """An RFC as tools.ietf.org serves it: one ``<pre class="newpage">`` per printed page, the
+    last a references page dense with links."""
+    line = "   The server SHOULD detect and stop brute-force attacks on the storage root.\n"
+    reference = '   [<a href="#ref-{0}">{0}</a>] Fielding, R., "Semantics", <a href="/html/rfc7231">RFC7231</a>.\n'
+
+    def printed_page(number: int, text: str) -> str:
+        return (
+            f'<pre class="newpage"><a name="page-{number}" href="#page-{number}"> </a>\n{text}'
+            f"de Jong      Expires June 2015     [Page {number}]</pre>"
+        )
+
+    pages = printed_page(1, line * 30) + printed_page(2, line * 45)
+    pages += printed_page(3, "".join(reference.format(n) for n in range(12)))
+    return (
+        "<html><head><title>remoteStorage</title></head><body>"
+        f"<nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav>{pages}"
+        "<div class='footer'><a href='/contact'>Contact</a></div></body></html>"
+    )
+
+
+def test_a_document_paginated_in_pre_pages_keeps_its_last_pages() -> None:
+    text = extract(paginated_document()).text
+    assert text.count("brute-force") == 75 and text.count("Fielding") == 12
+    assert "[Page 3]" in text and "Contact" not in text
+
+
 def test_a_container_alike_that_is_no_prose_and_one_of_another_class_stay_out() -> None:
     # A video's title and length in a container alike: not in paragraphs.
     video = "<div>Watch: the storm breaks over the harbour wall, filmed from the lighthouse</div><div>2 min</div>"

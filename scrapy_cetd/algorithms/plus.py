@@ -1601,10 +1601,13 @@ def _alike(signature: frozenset[str] | str | None, other: frozenset[str] | str |
     return signature <= other or other <= signature
 
 
-def _twins(page: Page, kept: list[int], top: int, counts: _Counts) -> list[int]:
-    """On an article, the top block's siblings of its tag and classes (or ``id``;
-    :func:`_alike`), with text mostly in paragraphs (``TWIN_MIN_PARAGRAPH_SHARE``), not kept yet: the rest of
-    the story.  Rules 9-19 still read them.  Reads the top block's siblings only."""
+def _twins(page: Page, kept: list[int], top: int, counts: _Counts, prose: bool = True) -> list[int]:
+    """The top block's siblings of its tag and classes (or ``id``; :func:`_alike`), not
+    kept yet: on an article (``prose``) those with text mostly in paragraphs
+    (``TWIN_MIN_PARAGRAPH_SHARE``), the rest of the story; beside a ``<pre>`` top block
+    (``prose=False``) every one, the rest of a document paginated in ``<pre>`` pages (an
+    RFC's references pages are dense with links: below rule 4d's floor).  Rules 9-19
+    still read them.  Reads the top block's siblings only."""
     parent = page.parent[top]
     signature = _signature(page.elements[top]) if parent >= 0 else None
     if signature is None or TWIN_MIN_PARAGRAPH_SHARE > 1:
@@ -1620,7 +1623,7 @@ def _twins(page: Page, kept: list[int], top: int, counts: _Counts) -> list[int]:
         and not removed[sibling]
         and sibling not in kept_set
         and _alike(_signature(elements[sibling]), signature)
-        and _paragraphs(page, chars, sibling)[1] >= TWIN_MIN_PARAGRAPH_SHARE * chars[sibling]
+        and (not prose or _paragraphs(page, chars, sibling)[1] >= TWIN_MIN_PARAGRAPH_SHARE * chars[sibling])
     ]
 
 
@@ -2014,6 +2017,8 @@ def plus_selection(
         blocks, report = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info, positions)
         if info.get("top_is_lone_prose") and "peer_items" not in info:  # a group's items are no twins (rule 27)
             twins = _twins(page, blocks, top, counts)
+        elif page.tags[top] == "pre":  # no dev page changes; an RFC's last pages came back
+            twins = _twins(page, blocks, top, counts, prose=False)
         if twins:
             info["twins"] = _Named(twins)
             blocks = sorted(blocks + twins)
