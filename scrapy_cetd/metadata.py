@@ -424,7 +424,7 @@ def clean_author(text: Any) -> list[str]:
     URLs; several names split on commas, ``and``, ``&``.  Garbage gives ``[]``."""
     if not isinstance(text, str):
         return []
-    text = normalize_space(text)
+    text = normalize_space(_unescape(text) or "")  # JSON-LD escapes its names too: "Maria &amp; Katerina"
     if not text or len(text) > 200:
         return []
     text = _BY.sub("", _GLUED_BY.sub("", text))
@@ -794,6 +794,38 @@ def _twitter_author(metas: dict[str, list[str]]) -> list[str]:
 _PUBLISHED_META = re.compile(r"publish(?!er)|pub[-_.]?date")
 
 
+#: The ``<meta>`` names that hold one person each, often surname first: Highwire's
+#: ``citation_author`` (Google Scholar's) and Dublin Core's creator ("Roy, Aniruddha").
+_SURNAME_FIRST_KEYS = frozenset(("citation_author", "dc.creator", "dcterms.creator"))
+_COMPANY_SUFFIXES = frozenset("inc ltd llc gmbh corp co plc ag sa".split())
+_SURNAME_COMMA_GIVEN = re.compile(r"^([^\W\d_][\w'’-]*(?: [\w'’-]+)?), ((?:[^\W\d_][\w'’.-]*)(?: [\w'’.-]+){0,2})$")
+
+
+def _given_name_first(value: str) -> str:
+    """A name written "Surname, Given" as "Given Surname" ("Jong, Michiel de" -> "Michiel de
+    Jong"), each of a list split at ";"; split at the comma it read as two names.  Not a job,
+    a credential or a team after the comma ("Jane Doe, Editor", "Dylan Bailey, MS"), nor
+    words in lower case but particles."""
+    if ";" in value:
+        return "; ".join(_given_name_first(part.strip()) for part in value.split(";"))
+    match = _SURNAME_COMMA_GIVEN.match(value.strip())
+    if match is None:
+        return value
+    surname, given = match.groups()
+    words = given.split()
+    if (
+        any(not (word[0].isupper() or word in _NAME_PARTICLES) for word in words)
+        or not words[0][0].isupper()
+        or given.rstrip(".") in _CREDENTIALS
+        or (len(given) > 1 and given.isupper() and "." not in given)
+        or given.lower().rstrip(".") in _COMPANY_SUFFIXES
+        or any(word.lower().rstrip(".") in _JOB_WORDS for word in words)
+        or _not_a_name(given)
+    ):
+        return value
+    return f"{given} {surname}"
+
+
 def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
     if not found.get("date_published"):
         known = _META_SOURCES["date_published"]
@@ -805,7 +837,11 @@ def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
             _put(found, name, _twitter_author(metas))
         if found.get(name) or metas.keys().isdisjoint(keys):  # (most of a page's fields name none)
             continue
-        values = [value for key in keys for value in metas.get(key, ())]
+        values = [
+            _given_name_first(value) if key in _SURNAME_FIRST_KEYS else value
+            for key in keys
+            for value in metas.get(key, ())
+        ]
         if name == "authors":
             _put(found, name, _merge_authors(values))
         elif name.startswith("date_"):

@@ -304,6 +304,39 @@ def test_clean_author() -> None:
 
 
 @pytest.mark.parametrize(
+    ("metas", "expected"),
+    [
+        (["Roy, Aniruddha", "Patel, Jyoti"], ["Aniruddha Roy", "Jyoti Patel"]),  # Google Scholar's tags
+        (["Kaufman, Jeff T."], ["Jeff T. Kaufman"]),
+        (["Jong, Michiel de"], ["Michiel de Jong"]),  # a particle stays with the surname
+        (["Smith, J.; Doe, K."], ["J. Smith", "K. Doe"]),
+        (["Jane Doe"], ["Jane Doe"]),
+        (["Jane Doe, Editor"], ["Jane Doe"]),  # a job after the comma: the name stays first
+        (["Dylan Bailey, MS"], ["Dylan Bailey"]),
+    ],
+)
+def test_citation_authors_written_surname_first_are_one_person_each(metas: list[str], expected: list[str]) -> None:
+    head = "".join(f'<meta name="citation_author" content="{name}">' for name in metas)
+    assert meta_of(page(head)).authors == expected
+
+
+@pytest.mark.parametrize("name", ["DC.creator", "dcterms.creator"])
+def test_dublin_core_creators_written_surname_first(name: str) -> None:
+    assert meta_of(page(f'<meta name="{name}" content="Jong, Michiel de">')).authors == ["Michiel de Jong"]
+
+
+def test_only_one_person_tags_are_read_surname_first() -> None:
+    """A plain ``author`` meta with a comma names two people, as bylines do."""
+    assert meta_of(page('<meta name="author" content="Roy, Patel">')).authors == ["Roy", "Patel"]
+
+
+def test_an_author_name_escaped_in_json_ld_is_read_as_shown() -> None:
+    """Yoast writes entities into JSON-LD strings: "Maria &amp; Katerina" is two people, no "amp"."""
+    data = {"@type": "Article", "headline": "A trip", "author": {"@type": "Person", "name": "Maria &amp; Katerina"}}
+    assert meta_of(page(ld(data))).authors == ["Maria", "Katerina"]
+
+
+@pytest.mark.parametrize(
     "byline",
     [
         "Door Jan Jansen", "Autor: Jan Kowalski", "Napisał Jan Kowalski", "Redacción: Jan Pérez", "Texto: Jan Silva",
