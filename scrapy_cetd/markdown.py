@@ -23,7 +23,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from operator import or_
 
-from .page import BLOCK_TAGS, Page, raw_text
+from .page import BLOCK_TAGS, Page
 from .parsing import storable_url
 
 __all__ = ["escape_line", "escape_text", "markdown_of"]
@@ -380,7 +380,7 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
         tag = tags[i]
         el = elements[i]
         if pre_of and pre_of[i] == i and content[i]:
-            writer.pre(raw_text(el))
+            writer.pre(page.pre_text(i))
             write(2 * i + 1)
             i = end[i]
             continue

@@ -756,6 +756,28 @@ class Page:
             closing = parent[closing]
         return False
 
+    def pre_text(self, k: int) -> str:
+        """Element ``k``'s text as a ``<pre>`` shows it: :func:`raw_text`, with a line break
+        for each ``<br>`` (blogs write code as lines ended by ``<br>``: read without them,
+        "import os<br>import sys" was the one line "import osimport sys").  Read, where it
+        holds a ``<br>``, from the preorder elements with a stack of the open ones, as
+        :func:`_text_runs_by_walk` does (linear at any depth; lxml's ``iterwalk`` and an
+        XPath union of text nodes and ``<br>`` took 6 s and 19 s on 30,000 levels)."""
+        element = self.elements[k]
+        if element.find(".//br") is None:
+            return raw_text(element)
+        elements, parent, tags = self.elements, self.parent, self.tags
+        parts: list[str] = []
+        open_elements: list[int] = []
+        for i in range(k, self.end[k]):
+            while open_elements and open_elements[-1] != parent[i]:
+                parts.append(elements[open_elements.pop()].tail or "")
+            parts.append("\n" if tags[i] == "br" else elements[i].text or "")
+            open_elements.append(i)
+        while len(open_elements) > 1:  # the <pre>'s own tail lies outside it
+            parts.append(elements[open_elements.pop()].tail or "")
+        return "".join(parts)
+
     def path_to_body(self, i: int) -> list[int]:
         """Element ``i`` and its ancestors up to body (index 0)."""
         path = [i]

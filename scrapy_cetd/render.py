@@ -30,7 +30,7 @@ import numpy as np
 from lxml import etree
 
 from .extraction import Selection
-from .page import BLOCK_TAGS, XML_SPACE, Page, attribute_items, normalize_space, raw_text
+from .page import BLOCK_TAGS, XML_SPACE, Page, attribute_items, normalize_space
 from .parsing import VOID_TAGS, absolute_url, displayed_text, storable_text, storable_url
 
 __all__ = ["render"]
@@ -222,7 +222,7 @@ def _text_units(
         if pre_of and (pre := pre_of[owner]) >= 0 and content[pre]:
             if pre == pre_done:
                 continue  # a selected <pre> is emitted whole at its first run
-            text, pre_done, in_pre = raw_text(page.elements[pre]), pre, True
+            text, pre_done, in_pre = page.pre_text(pre), pre, True
         next_cursor = end[key >> 1] if key & 1 else (key >> 1) + 1
         owner_block = block_of.get(owner)
         if owner_block is None:

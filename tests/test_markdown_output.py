@@ -136,6 +136,12 @@ def test_pre_fence_is_longer_than_the_fences_inside() -> None:
     assert markdown_of("<pre>`</pre>") == "```\n`\n```"
 
 
+def test_a_line_break_tag_in_pre_ends_a_line_of_the_fence() -> None:
+    assert markdown_of("<pre><code>import os<br>import sys<br><br>x = 1</code></pre>") == (
+        "```\nimport os\nimport sys\n\nx = 1\n```"
+    )
+
+
 # --- hostile structure: linear output, structure kept ----------------------------------------
 
 

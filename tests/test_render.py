@@ -115,6 +115,15 @@ def test_source_line_breaks_are_spaces_except_in_pre() -> None:
     assert text_of(html) == "a paragraph wrapped in the source\nif (x)\n  y();"
 
 
+def test_a_line_break_tag_in_pre_ends_a_line_of_code() -> None:
+    """Blogs write code as lines ended by ``<br>``; read without them the lines ran together
+    ("import osimport sys")."""
+    html = "<body><pre>import os<br>import <b>sys</b><br/><!-- x --><br>x = 1</pre></body>"
+    assert text_of(html) == "import os\nimport sys\nx = 1"
+    deep = "<body><pre>" + "<b>a<br>" * 30_000 + "</pre></body>"  # read without recursion
+    assert text_of(deep).split("\n") == ["a"] * 30_000
+
+
 def test_code_keeps_its_indentation_less_what_all_lines_share() -> None:
     html = "<body><p>Run it:</p><pre>\n    def f(x):\n        if x:\n\n            return  x  \n</pre></body>"
     assert text_of(html) == "Run it:\ndef f(x):\n    if x:\n        return  x"
