@@ -143,9 +143,11 @@ def _collapsed_indented(line: str) -> str:
 
 
 #: Characters that show nothing by themselves: zero-width space, non-joiner and joiner,
-#: word joiner, a byte order mark, a soft hyphen.  Inside a line they stay (joiners shape
-#: emoji and scripts); a line of only these, and spaces, is dropped.
-_INVISIBLE_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+#: word joiner, a byte order mark (a soft hyphen is dropped everywhere:
+#: :func:`~scrapy_cetd.parsing.displayed_text`).  Inside a line they stay (joiners shape
+#: emoji and scripts; a zero-width space separates Thai words); a line of only these, and
+#: spaces, is dropped.
+_INVISIBLE_CHARS = "\u200b\u200c\u200d\u2060\ufeff"
 _INVISIBLE = _INVISIBLE_CHARS + " "
 _INVISIBLE_LINE = re.compile(f"^[{_INVISIBLE}]+$", re.MULTILINE)
 

@@ -448,6 +448,24 @@ def test_lines_of_nothing_visible_are_dropped_and_joiners_in_words_stay() -> Non
     assert lines[2] == "Coders 👩\u200d💻 and na\u00efve words stay."
 
 
+def test_a_soft_hyphen_is_in_no_output() -> None:
+    """A browser shows ``&shy;`` only where it breaks a line; in the outputs it split words
+    for every tokenizer ("Bundes\xadregierung"), and no WCXB label holds one."""
+    story = "<p>" + "Words of the story that the page shows to its readers. " * 4 + "</p>"
+    html = (
+        "<html><head><title>Bundes&shy;regierung plant</title></head><body><article>"
+        f"<h2>Bundes&shy;regierung</h2>{story}<p>inter&shy;national &shy; talks</p><p>&shy;</p>{story}"
+        "</article></body></html>"
+    )
+    result = extract(html, with_markdown=True)
+    for output in (result.text, result.html, result.markdown, result.title):
+        assert "\xad" not in output and "&shy;" not in output
+    assert "Bundesregierung" in result.text.splitlines()
+    assert "international talks" in result.text.splitlines()
+    assert "international talks" in result.markdown and "international talks" in result.html
+    assert result.title == "Bundesregierung plant"
+
+
 def test_the_invisible_line_test_agrees_with_the_expression() -> None:
     """_has_invisible_line settles most texts before the expression: the same answer."""
     long_line = "Words of the story. " * 60
