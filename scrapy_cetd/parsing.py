@@ -103,8 +103,8 @@ _URL_UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f\ud800-\udfff]")
 #: The noncharacters U+FDD0-U+FDEF, U+FFFE and U+FFFF go too (no text holds them; an XML
 #: feed cannot), the five C1 controls windows-1252 leaves undefined, and the soft hyphen
 #: (``&shy;``): a browser shows it only where it breaks a line, and in a word it splits
-#: the word for every tokenizer ("inter\xadnational"); the WCXB labels hold none, though 9
-#: pages of the first dev half do.
+#: the word for every tokenizer ("inter\xadnational"); no label of the first dev half holds
+#: one, though 9 of its pages do (trafilatura drops it too).
 _OUTPUT_DROPPED = r"\x00-\x08\x0e-\x1f\x7f\x81\x8d\x8f\x90\x9d\xad\ufdd0-\ufdef\ufffe\uffff"
 #: The other C1 controls, U+0080-U+009F: a page's ``&#150;`` (libxml2 reads it as U+0096; a
 #: browser, by the HTML standard, as windows-1252's en dash) or UTF-8 read as Latin-1 and

@@ -450,7 +450,7 @@ def test_lines_of_nothing_visible_are_dropped_and_joiners_in_words_stay() -> Non
 
 def test_a_soft_hyphen_is_in_no_output() -> None:
     """A browser shows ``&shy;`` only where it breaks a line; in the outputs it split words
-    for every tokenizer ("Bundes\xadregierung"), and no WCXB label holds one."""
+    for every tokenizer ("Bundes\xadregierung"); no label of the tuning half holds one."""
     story = "<p>" + "Words of the story that the page shows to its readers. " * 4 + "</p>"
     html = (
         "<html><head><title>Bundes&shy;regierung plant</title></head><body><article>"
