@@ -55,8 +55,11 @@ __all__ = [
 #: Elements CETD counts as hyperlinks: links, buttons and drop-down lists (seed 000, 3.2).
 LINK_TAGS = frozenset({"a", "button", "select"})
 
-#: Elements removed before counting, their tail text kept (``ALGORITHMS.md``, common ground).
-REMOVED_TAGS = ("script", "style", "template")
+#: Elements removed before counting, their tail text kept (``ALGORITHMS.md``, common ground),
+#: and a ruby's annotations: ``<rp>`` is never shown (the HTML standard's style sheet hides
+#: it), ``<rt>`` is set above the base text, not in its line; read in the line they
+#: interleave it ("漢(かん)字じ" for "漢字"; trafilatura drops them too).
+REMOVED_TAGS = ("script", "style", "template", "rp", "rt")
 #: A hidden element of ``DEFERRED_MIN_CHARS`` or more characters holding more than
 #: ``DEFERRED_SHARE`` of the page's text is kept, as content that scripts reveal (the
 #: share chosen on the first half of the WCXB dev pages: there, hidden noise held at most

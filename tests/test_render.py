@@ -466,6 +466,16 @@ def test_a_soft_hyphen_is_in_no_output() -> None:
     assert result.title == "Bundesregierung plant"
 
 
+@pytest.mark.parametrize("algorithm", ["cetd-plus", "cectd-ds"])
+def test_a_rubys_annotations_are_not_read_into_its_line(algorithm: str) -> None:
+    """``<rt>`` is set above the base text and ``<rp>`` never shown: "漢字", not "漢(かん)字じ"."""
+    story = "<p>" + "Words of the story that the page shows to its readers. " * 4 + "</p>"
+    ruby = "<p>Kanji <ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby> reading</p>"
+    result = extract(f"<html><body><article>{story}{ruby}{story}</article></body></html>", algorithm=algorithm)
+    assert "Kanji 漢字 reading" in result.text.splitlines()
+    assert "かん" not in result.html and "(" not in result.text
+
+
 def test_the_invisible_line_test_agrees_with_the_expression() -> None:
     """_has_invisible_line settles most texts before the expression: the same answer."""
     long_line = "Words of the story. " * 60
