@@ -837,14 +837,16 @@ def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
             _put(found, name, _twitter_author(metas))
         if found.get(name) or metas.keys().isdisjoint(keys):  # (most of a page's fields name none)
             continue
-        values = [
-            _given_name_first(value) if key in _SURNAME_FIRST_KEYS else value
-            for key in keys
-            for value in metas.get(key, ())
-        ]
-        if name == "authors":
-            _put(found, name, _merge_authors(values))
-        elif name.startswith("date_"):
+        if name == "authors":  # lazily: _merge_authors reads the first _MAX_AUTHORS values only
+            names = (
+                _given_name_first(value) if key in _SURNAME_FIRST_KEYS else value
+                for key in keys
+                for value in metas.get(key, ())
+            )
+            _put(found, name, _merge_authors(names))
+            continue
+        values = [value for key in keys for value in metas.get(key, ())]
+        if name.startswith("date_"):
             _put(found, name, next(filter(None, map(parse_date, values)), None))
         elif name == "tags":
             _put(found, name, _keywords(",".join(values)))
