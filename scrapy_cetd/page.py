@@ -26,7 +26,7 @@ import json
 import math
 import re
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 from itertools import accumulate
 from operator import add, attrgetter
@@ -83,8 +83,6 @@ _READ_ATTRIBUTES = etree.XPath(
     "/descendant::*/@style | /descendant::*/@hidden | /descendant::*/@role | /descendant::*/@aria-modal"
 )
 _tag_of = attrgetter("tag")
-_text_of = attrgetter("text")
-_tail_of = attrgetter("tail")
 
 #: SVG elements a ``<title>`` (the tooltip of a graphic, SVG's own element) sits in.
 _SVG_PARENTS = frozenset(
@@ -243,31 +241,35 @@ def _text_runs(
     return joined_keys, joined
 
 
+def _texts_in_order(
+    elements: list[etree._Element], parent: list[int], first: int, stop: int
+) -> Iterator[tuple[int, str | None]]:
+    """The ``.text`` and ``.tail`` of the preorder elements ``first`` to ``stop`` (a
+    subtree), in document order, each with its key (``2 i`` a text, ``2 i + 1`` a tail;
+    the first element's tail, outside the subtree, left out): an element's text at its
+    start, its tail once the walk leaves its subtree (a stack of the open elements; linear
+    at any depth, where ``etree.iterwalk`` slows down with the depth)."""
+    open_elements: list[int] = []
+    for i in range(first, stop):
+        while open_elements and open_elements[-1] != parent[i]:
+            j = open_elements.pop()
+            yield 2 * j + 1, elements[j].tail
+        yield 2 * i, elements[i].text
+        open_elements.append(i)
+    while len(open_elements) > 1:
+        j = open_elements.pop()
+        yield 2 * j + 1, elements[j].tail
+
+
 def _text_runs_by_walk(elements: list[etree._Element], parent: list[int]) -> tuple[list[int], list[str]]:
-    """:func:`_text_runs` from the preorder elements and their parents: an element's text
-    at its start, its tail once the walk leaves its subtree (a stack of the open elements;
-    linear at any depth, where ``etree.iterwalk`` slows down with the depth)."""
+    """:func:`_text_runs` from the preorder elements and their parents
+    (:func:`_texts_in_order`; body's tail lies outside the content)."""
     keys: list[int] = []
     texts: list[str] = []
-    tails = list(map(_tail_of, elements))
-    open_elements: list[int] = []
-    for i, p, text in zip(range(len(elements)), parent, map(_text_of, elements)):
-        while open_elements and open_elements[-1] != p:
-            j = open_elements.pop()
-            tail = tails[j]
-            if tail and tail.strip(XML_SPACE):
-                keys.append(2 * j + 1)
-                texts.append(tail)
+    for key, text in _texts_in_order(elements, parent, 0, len(elements)):
         if text and text.strip(XML_SPACE):
-            keys.append(2 * i)
+            keys.append(key)
             texts.append(text)
-        open_elements.append(i)
-    while len(open_elements) > 1:  # body's tail (element 0) lies outside the content
-        j = open_elements.pop()
-        tail = tails[j]
-        if tail and tail.strip(XML_SPACE):
-            keys.append(2 * j + 1)
-            texts.append(tail)
     return keys, texts
 
 
@@ -763,23 +765,17 @@ class Page:
         """Element ``k``'s text as a ``<pre>`` shows it: :func:`raw_text`, with a line break
         for each ``<br>`` (blogs write code as lines ended by ``<br>``: read without them,
         "import os<br>import sys" was the one line "import osimport sys").  Read, where it
-        holds a ``<br>``, from the preorder elements with a stack of the open ones, as
-        :func:`_text_runs_by_walk` does (linear at any depth; lxml's ``iterwalk`` and an
-        XPath union of text nodes and ``<br>`` took 6 s and 19 s on 30,000 levels)."""
+        holds a ``<br>``, by :func:`_texts_in_order` (linear at any depth; lxml's
+        ``iterwalk`` and an XPath union of text nodes and ``<br>`` took 6 s and 19 s on
+        30,000 levels)."""
         element = self.elements[k]
         if element.find(".//br") is None:
             return raw_text(element)
-        elements, parent, tags = self.elements, self.parent, self.tags
-        parts: list[str] = []
-        open_elements: list[int] = []
-        for i in range(k, self.end[k]):
-            while open_elements and open_elements[-1] != parent[i]:
-                parts.append(elements[open_elements.pop()].tail or "")
-            parts.append("\n" if tags[i] == "br" else elements[i].text or "")
-            open_elements.append(i)
-        while len(open_elements) > 1:  # the <pre>'s own tail lies outside it
-            parts.append(elements[open_elements.pop()].tail or "")
-        return "".join(parts)
+        tags = self.tags
+        return "".join(
+            "\n" if not key & 1 and tags[key >> 1] == "br" else text or ""
+            for key, text in _texts_in_order(self.elements, self.parent, k, self.end[k])
+        )
 
     def path_to_body(self, i: int) -> list[int]:
         """Element ``i`` and its ancestors up to body (index 0)."""
