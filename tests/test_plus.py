@@ -290,6 +290,26 @@ def test_a_noscript_holding_escaped_markup_is_removed() -> None:
     assert PROSE in text and "<img" not in text and "stats.example.com" not in text
 
 
+def test_a_headings_permalink_sign_is_in_no_output() -> None:
+    """Rule 2: Sphinx's and MkDocs's permalink after each heading (a link whose whole text
+    is "¶") is left out of the text, the Markdown and the HTML; a pilcrow in prose, and a
+    same-page link with words, stay.  The faithful algorithm keeps it."""
+    permalink = '<a class="headerlink" href="#{0}" title="Link to this heading">¶</a>'
+    story = (
+        f"<h2>Cache middleware{permalink.format('cache')}</h2>{paragraphs(3)}"
+        f"<h3><code>UpdateCacheMiddleware</code>{permalink.format('update')}</h3>{paragraphs(3)}"
+        "<p>The sign ¶ marks a paragraph; see <a href='#cache'>the cache section</a>.</p>"
+    )
+    html = f"<html><body><nav><a href='/'>Home</a></nav><main>{story}</main></body></html>"
+    assert "Cache middleware¶" in extract(html, algorithm="cectd-ds").text
+    result = extract(html, algorithm="cetd-plus", with_markdown=True)
+    lines = result.text.splitlines()
+    assert "Cache middleware" in lines and "UpdateCacheMiddleware" in lines
+    assert result.text.count("¶") == 1 and "The sign ¶ marks a paragraph; see the cache section." in lines
+    assert result.markdown.count("¶") == 1 and "## Cache middleware\n" in result.markdown
+    assert result.html.count("¶") == 1 and 'href="#cache"' in result.html
+
+
 def test_nothing_inside_code_is_pruned() -> None:
     """Rule 3 reads a ``<pre>`` as one block, and the pruning scan leaves it whole: its
     code lines "print", "next" and "close" were stock lines to rule 14."""

@@ -13,7 +13,8 @@ density statistics chose (measurements: ``docs/cetd-plus.md``):
 2. Removed subtrees: ``dialog``, ``footer`` and ``figcaption`` elements, media and
    embeds' fallback content (``video``, ``audio``, ``canvas``, ``iframe``),
    ``role=dialog|alertdialog``, ``aria-modal=true``, short ``<noscript>`` notices
-   about JavaScript and a ``<noscript>`` holding escaped markup as its text.  Removal
+   about JavaScript, a ``<noscript>`` holding escaped markup as its text and a heading's
+   permalink sign (a link whose whole text is "¶").  Removal
    excludes them from the statistics and from the content; the statistics are recomputed
    here (one reverse pass), the shared page is never changed.
 3. What a block is: a link (``a``, ``button``, ``select``) or an ``<aside>`` is never a
@@ -194,6 +195,12 @@ _JAVASCRIPT = re.compile(r"javascript", re.IGNORECASE)
 #: on the page and was taken for the story (the whole text of a BBC News page, stored so,
 #: was a tracking pixel's URL).
 _ESCAPED_MARKUP = re.compile(r"\s*<[a-zA-Z!/]")
+#: Rule 2 also removes a link whose whole text is one of these signs: a heading's
+#: permalink (Sphinx's and MkDocs's ``<a class="headerlink" href="#...">¶</a>``), which a
+#: browser shows on hover and no gold text of the tuning half holds ("Middleware¶" on 5
+#: documentation pages; "#" and "↩" links were measured too: gold keeps them on half their
+#: pages).  Empty: off.
+PERMALINK_SIGNS = frozenset({"¶"})
 #: Rule 6: structures rescued between kept blocks, and their largest link density.
 RESCUED_TAGS = frozenset({"pre", "table", "dl"})
 RESCUE_MAX_LINK_DENSITY = 0.3
@@ -399,7 +406,21 @@ def removed_roots(page: Page, positions: Mapping[str, list[int]] | None = None) 
     roots.update(i for i, role in page.roles.items() if role in REMOVED_ROLES)
     roots.update(page.modal)
     roots.update(i for i in positions["noscript"] if page.chars[i] and _is_noscript_noise(page, i))
+    roots.update(_permalinks(page))
     return sorted(roots)
+
+
+def _permalinks(page: Page) -> Iterable[int]:
+    """Rule 2: the links whose whole text is a permalink sign (:data:`PERMALINK_SIGNS`)."""
+    if not PERMALINK_SIGNS:
+        return ()
+    chars, elements = page.chars, page.elements
+    longest = max(map(len, PERMALINK_SIGNS))
+    return (
+        i
+        for i in compress(range(len(chars)), page.is_link)
+        if 0 < chars[i] <= longest and element_text(elements[i]) in PERMALINK_SIGNS
+    )
 
 
 def _is_noscript_noise(page: Page, i: int) -> bool:
