@@ -663,17 +663,29 @@ def _is_organisation(value: Any, by_id: dict[str, dict[str, Any]]) -> bool:
 _FIELD_KEYWORD = re.compile(r"[a-z][A-Za-z_-]*:\s")
 
 
+#: What separates a tag's words in its key (:func:`_keywords`): a tag and its slug are one tag.
+_TAG_WORD_GAP = re.compile(r"[\s_-]+")
+
+
 def _keywords(value: Any) -> list[str]:
+    """The tags of a keywords field (a list, or text split at commas), each once: a tag
+    written twice, as the site shows it and as its URL slug ("weight-loss,Weight Loss,
+    diets,Diets": e-mail tools' ``sailthru.tags``, on 4 of their 8 first-half dev pages),
+    is kept in the form with capitals or spaces, where the first was written."""
     if isinstance(value, str):
         value = value.split(",")
     if not isinstance(value, list):
         return []
-    tags = []
+    tags: dict[str, str] = {}  # by key: lower case, words joined by "-"
     for item in value[:50]:
         text = _text(item)
-        if text and len(text) <= 80 and text not in tags and not _FIELD_KEYWORD.match(text):
-            tags.append(text)
-    return tags
+        if not text or len(text) > 80 or _FIELD_KEYWORD.match(text):
+            continue
+        key = _TAG_WORD_GAP.sub("-", text.lower())
+        kept = tags.get(key)
+        if kept is None or (kept.islower() and " " not in kept and (" " in text or not text.islower())):
+            tags[key] = text
+    return list(tags.values())
 
 
 def _from_json_ld(objects: list[dict[str, Any]], found: dict[str, Any]) -> None:

@@ -231,6 +231,14 @@ def test_text_fields_are_text() -> None:
     assert (meta.section, meta.date_modified) == ("Local", "2024-05-04")
 
 
+def test_a_tag_and_its_slug_are_one_tag() -> None:
+    """A site writing each tag twice, as shown and as its slug (``sailthru.tags``), gives
+    each tag once, as shown, in the order first written; different tags stay apart."""
+    head = '<meta name="sailthru.tags" content="weight-loss,Weight Loss,diets,Diets,Prevention-US,diet-plans,C++,c">'
+    meta = meta_of(page(head))
+    assert meta.tags == ["Weight Loss", "Diets", "Prevention-US", "diet-plans", "C++", "c"]
+
+
 def test_urls_are_absolute_or_none() -> None:
     """Relative URLs resolve against the document's base (``<base href>``, else the page's
     URL); without one they cannot be made absolute and are left out."""
