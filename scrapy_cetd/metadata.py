@@ -866,8 +866,21 @@ def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
             _put(found, name, next(filter(None, map(_language, values)), None))
         elif name == "site_name":
             _put(found, name, next((normalize_space(v) for v in values if not v.startswith("@")), None))
+        elif name == "image":
+            _put(found, name, _secure_image(normalize_space(values[0]), metas))
         else:
             _put(found, name, normalize_space(values[0]))
+
+
+def _secure_image(image: str, metas: dict[str, list[str]]) -> str:
+    """``og:image`` by HTTPS where the page names the same address so
+    (``og:image:secure_url``, Open Graph's "alternate url to use if the webpage requires
+    HTTPS"): Shopify's pages give both, the first by plain HTTP (7 first-half dev pages)."""
+    if image.startswith("http://"):
+        secure = "https://" + image[7:]
+        if any(normalize_space(value) == secure for value in metas.get("og:image:secure_url", ())):
+            return secure
+    return image
 
 
 # --- microdata, <time>, byline -----------------------------------------------------------

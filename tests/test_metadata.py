@@ -251,6 +251,18 @@ def test_urls_are_absolute_or_none() -> None:
     assert (meta.canonical_url, meta.image) == ("https://cdn.example.org/story", "https://cdn.example.org/news/img/a.jpg")
 
 
+def test_an_image_named_by_https_too_is_given_by_https() -> None:
+    """Shopify's ``og:image`` is plain HTTP with the same address by HTTPS beside it
+    (``og:image:secure_url``); another secure image does not replace the first."""
+    shop = (
+        '<meta property="og:image" content="http://shop.example.com/cdn/wallet.jpg?v=1">'
+        '<meta property="og:image:secure_url" content="https://shop.example.com/cdn/wallet.jpg?v=1">'
+    )
+    assert meta_of(page(shop)).image == "https://shop.example.com/cdn/wallet.jpg?v=1"
+    other = shop.replace("https://shop.example.com/cdn/wallet.jpg", "https://cdn.example.net/other.jpg")
+    assert meta_of(page(other)).image == "http://shop.example.com/cdn/wallet.jpg?v=1"
+
+
 def test_declared_language_variants_and_http_dates_with_their_time() -> None:
     head = '<meta property="article:published_time" content="Wed, 01 May 2024 09:30:00 GMT">'
     meta = meta_of(page(head, lang="de-DE-1996"))
