@@ -865,7 +865,7 @@ def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
         elif name == "language":
             _put(found, name, next(filter(None, map(_language, values)), None))
         elif name == "site_name":
-            _put(found, name, next((normalize_space(v) for v in values if not v.startswith("@")), None))
+            _put(found, name, next((normalize_space(v) for v in values if not _not_a_site_name(v)), None))
         elif name == "image":
             _put(found, name, _secure_image(normalize_space(values[0]), metas))
         else:
@@ -1764,12 +1764,17 @@ def _tag_space(tag: re.Match[str]) -> str:
 
 
 #: A section is a name, at most as long as a tag (:func:`_keywords`): one first-half dev
-#: page gave its summary as ``articleSection``.
+#: page gave its summary as ``articleSection``, another its own URL.
 _SECTION_MAX_CHARS = 80
 
 
 def _section(text: str | None) -> str | None:
-    return text if text and len(text) <= _SECTION_MAX_CHARS else None
+    return text if text and len(text) <= _SECTION_MAX_CHARS and "://" not in text else None
+
+
+def _not_a_site_name(value: str) -> bool:
+    """A handle (``twitter:site``'s "@courier") or an address ("http://@courier") names no site."""
+    return value.startswith("@") or "://" in value
 
 
 def _modified_after(modified: str | None, published: str | None) -> str | None:

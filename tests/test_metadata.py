@@ -231,6 +231,19 @@ def test_text_fields_are_text() -> None:
     assert (meta.section, meta.date_modified) == ("Local", "2024-05-04")
 
 
+def test_an_address_is_no_section_and_no_site_name() -> None:
+    """A page giving its own URL as ``articleSection``, or a link as its site's name, has
+    no such section or name; the next source's name is read."""
+    article = {"@type": "Article", "headline": "H", "articleSection": "https://news.example.com/blog/story/"}
+    head = (
+        '<meta name="twitter:site" content="http://@courier">'
+        '<meta name="application-name" content="https://news.example.com/">'
+        '<meta name="apple-mobile-web-app-title" content="The Courier">'
+    )
+    meta = meta_of(page(ld(article) + head))
+    assert meta.section is None and meta.site_name == "The Courier"
+
+
 def test_a_tag_and_its_slug_are_one_tag() -> None:
     """A site writing each tag twice, as shown and as its slug (``sailthru.tags``), gives
     each tag once, as shown, in the order first written; different tags stay apart."""
