@@ -231,6 +231,17 @@ def test_text_fields_are_text() -> None:
     assert (meta.section, meta.date_modified) == ("Local", "2024-05-04")
 
 
+def test_a_sort_order_is_no_byline() -> None:
+    """A shop's "Sort: By Review" drop-down beside the headline names no author; a byline
+    there does."""
+    sort = "<select><option>By Price</option><option>By Review</option></select>"
+    story = "<p>" + "The blend is smooth and the tin keeps it fresh for weeks. " * 6 + "</p>"
+    html = f"<html><head><title>Coffee</title></head><body><h1>Coffee</h1>{sort}{story}</body></html>"
+    assert extract(html).metadata.authors == []
+    signed = html.replace(sort, sort + "<p>By Jane Doe</p>")
+    assert extract(signed).metadata.authors == ["Jane Doe"]
+
+
 def test_an_address_is_no_section_and_no_site_name() -> None:
     """A page giving its own URL as ``articleSection``, or a link as its site's name, has
     no such section or name; the next source's name is read."""
