@@ -1347,7 +1347,7 @@ def _looks_like_a_name(text: str) -> bool:
 
 #: A drop-down's option is a choice, not a byline: a shop's sort order "By Review" (one
 #: first-half dev page gave the author "Review").
-_CONTROL_TAGS = frozenset(("option", "optgroup"))
+_OPTION_TAGS = frozenset(("option", "optgroup"))
 
 
 def _author_near_headline(page: Page, start: int | None, before: int, after: int) -> list[str]:
@@ -1361,7 +1361,7 @@ def _author_near_headline(page: Page, start: int | None, before: int, after: int
     first, stop = max(0, start - before), min(len(texts), start + after + 1)
     for k in compress(range(first, stop), map(_BY_START.match, islice(texts, first, stop))):
         text = texts[k]  # runs are collapsed: no space at either end
-        if len(text) > 120 or page.tags[page.run_owner[k]] in _CONTROL_TAGS:
+        if len(text) > 120 or page.tags[page.run_owner[k]] in _OPTION_TAGS:
             continue
         if _BY_LINE.match(text):
             names = clean_author(text)
