@@ -74,6 +74,7 @@ def test_offline_crawl_writes_the_corpus(tmp_path: Path, start: str) -> None:
         assert item["title"] == title.split(" | ")[0]  # the headline, without the site's name
         assert item["site_name"] == "The Riverside Courier" and item["language"] == "en-GB", path
         assert item["authors"] and item["date_published"].startswith("2026-"), path
+        assert item["canonical_url"] == item["url"], path  # declared relative, given absolute
         assert item["text"].startswith(first_paragraph), path
         lines = item["text"].splitlines()
         for piece in not_story_texts(path):  # no such line, nor a long one inside a line

@@ -211,7 +211,9 @@ def test_the_debug_log_shows_items_with_long_fields_shortened(project: Path, sam
         item = items[url]
         assert len(item["html"]) > 400  # the whole cleaned page is in the feed...
         assert f"'html': {item['html'][:200]!r}... ({len(item['html']):,} characters)" in record  # ...not in the log
-        assert len(record) < 1000
+        # Addresses are shown whole (the page's in the log line, its url and canonical_url);
+        # everything else in the record is bounded, whatever the page's length.
+        assert len(record.replace(url, "")) < 1000
 
 
 @dataclasses.dataclass
