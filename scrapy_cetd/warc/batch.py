@@ -159,10 +159,6 @@ class BatchSummary:
     write_seconds: float = 0.0
     wall_seconds: float = 0.0
 
-    @property
-    def damaged(self) -> int:
-        return sum(n for kind, n in self.skipped.items() if kind in ("corrupt_gzip", "corrupt", "truncated"))
-
     def lines(self) -> list[str]:
         rate = self.records / self.wall_seconds if self.wall_seconds else 0.0
         busy = self.read_seconds + self.extract_seconds + self.write_seconds or 1.0
