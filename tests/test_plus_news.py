@@ -1,4 +1,4 @@
-"""cetd-plus on news pages (issue 14): each kind of noise on a hand-made page, the comments
+"""cetd-plus on news pages: each kind of noise on a hand-made page, the comments
 output, the headline, bylines, and two robustness cases (a deep page, a bare fragment)."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import pytest
 from scrapy_cetd import extract
 from scrapy_cetd.algorithms import labels, plus
 from scrapy_cetd.cli import main
+from scrapy_cetd.crawl.settings import CetdConfig
+from scrapy_cetd.outputs import OUTPUTS
 from scrapy_cetd.page import Page
 from scrapy_cetd.parsing import parse_html
-from scrapy_cetd.settings import OUTPUTS, CetdConfig
 
 STORY = [
     f"Paragraph {i}: the council agreed on Tuesday to rebuild the old harbour wall before the "

@@ -11,7 +11,7 @@ import scrapy
 from scrapy.http import TextResponse
 
 import scrapy_cetd
-from scrapy_cetd.settings import DEFAULT_OUTPUT_FIELDS
+from scrapy_cetd.crawl.settings import DEFAULT_OUTPUT_FIELDS
 from tests.conftest import HUGE_PARAGRAPHS, CrawlResult, run_crawl
 from tests.scrapy_items import RIVER_FIRST, SITE, ArticleAttrs, ArticleData, ArticleItem
 

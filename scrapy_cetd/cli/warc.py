@@ -1,4 +1,4 @@
-"""``scrapy-cetd warc FILE... -o OUT``: re-extract WARC archives (registered by :mod:`scrapy_cetd.cli`)."""
+"""``scrapy-cetd warc FILE... -o OUT``: re-extract WARC archives (:mod:`scrapy_cetd.warc`, docs/archives.md)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import sys
 from typing import Any
 
 from ..api import DEFAULT_ALGORITHM
-from ..settings import DEFAULT_MAX_SIZE, OUTPUTS
+from ..limits import DEFAULT_MAX_SIZE
+from ..outputs import OUTPUTS
+from .common import PARAM_HELP, CommandError, checked_params, positive_int, size
 
 __all__ = ["add_warc_command"]
 
@@ -20,23 +22,9 @@ def _fields(text: str) -> tuple[str, ...]:
     return names
 
 
-def _size(text: str) -> int:
-    units = {"k": 1024, "m": 1024**2, "g": 1024**3}
-    number, factor = text.strip().lower(), 1
-    if number[-1:] in units:
-        number, factor = number[:-1], units[number[-1]]
-    try:
-        value = int(float(number) * factor)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size (e.g. 16m)") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
-    return value
-
-
-def add_warc_command(commands: Any, positive_int: Any, param_help: str) -> None:
+def add_warc_command(commands: Any) -> None:
     """Add the ``warc`` sub-command to the CLI's sub-parsers."""
-    from .batch import DEFAULT_SPLIT_SIZE
+    from ..warc.batch import DEFAULT_SPLIT_SIZE
 
     wa = commands.add_parser(
         "warc",
@@ -49,7 +37,7 @@ def add_warc_command(commands: Any, positive_int: Any, param_help: str) -> None:
     wa.add_argument("-o", "--output", required=True, metavar="OUT", help="output file: .jsonl, .jsonl.gz, .parquet")
     wa.add_argument("-a", "--algorithm", default=DEFAULT_ALGORITHM, help=f"default {DEFAULT_ALGORITHM}")
     wa.add_argument("-c", "--threshold-coefficient", type=float, metavar="X", help="default: the algorithm's")
-    wa.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=param_help)
+    wa.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=PARAM_HELP)
     wa.add_argument(
         "--fields", type=_fields, default=("text", "title"), metavar="OUTPUT,...",
         help=f"extraction outputs per item, after url, warc_record_id, warc_date, status (default text,title; "
@@ -57,15 +45,15 @@ def add_warc_command(commands: Any, positive_int: Any, param_help: str) -> None:
     )
     wa.add_argument("--diagnostics", action="store_true", help="add the diagnostics output")
     wa.add_argument(
-        "--max-size", type=_size, default=DEFAULT_MAX_SIZE, metavar="BYTES",
-        help="skip records larger than this (default 16m, as CETD_MAX_SIZE; 0: no limit)",
+        "--max-size", type=size, default=DEFAULT_MAX_SIZE, metavar="BYTES",
+        help=f"skip records larger than this (default {DEFAULT_MAX_SIZE >> 20}m, as CETD_MAX_SIZE; 0: no limit)",
     )
     wa.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
     wa.add_argument(
         "--dask", metavar="tcp://HOST:PORT", help="run the units on this Dask distributed scheduler instead"
     )
     wa.add_argument(
-        "--split-size", type=_size, default=DEFAULT_SPLIT_SIZE, metavar="BYTES",
+        "--split-size", type=size, default=DEFAULT_SPLIT_SIZE, metavar="BYTES",
         help="unit of work: byte ranges of about this size of gzip-per-record files (default 16m; 0: whole files)",
     )
     wa.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -74,11 +62,10 @@ def add_warc_command(commands: Any, positive_int: Any, param_help: str) -> None:
 
 
 def _warc_command(args: argparse.Namespace) -> int:
-    from ..cli import CommandError, _checked_params
-    from .batch import run_batch
-    from .extract import WarcOptions
+    from ..warc.batch import run_batch
+    from ..warc.extract import WarcOptions
 
-    params = _checked_params(args)
+    params = checked_params(args)
     outputs = args.fields + (("diagnostics",) if args.diagnostics and "diagnostics" not in args.fields else ())
     options = WarcOptions(
         algorithm=args.algorithm,
@@ -89,14 +76,14 @@ def _warc_command(args: argparse.Namespace) -> int:
     )
     if not args.output.endswith((".jsonl", ".jsonl.gz", ".parquet")) and args.output != "-":
         raise CommandError(f"-o {args.output}: unknown output format; use .jsonl, .jsonl.gz or .parquet")
-    from .reader import require_fastwarc
+    from ..warc.reader import require_fastwarc
 
     try:
         require_fastwarc()
     except RuntimeError as exc:
         raise CommandError(str(exc)) from None
     if args.output.endswith(".parquet"):
-        from ..exporters import require_pyarrow
+        from ..parquet import require_pyarrow
 
         try:
             require_pyarrow()

@@ -27,7 +27,15 @@ from scrapy.exceptions import NotConfigured
 from twisted.internet.task import LoopingCall
 from twisted.internet.threads import deferToThread
 
-from .settings import InvalidSetting, ServiceUnreachable, invalid_setting_reported, seconds_setting, uses_scrapy_redis
+from ..crawl.settings import (
+    DEFAULTS,
+    InvalidSetting,
+    ServiceUnreachable,
+    invalid_setting_reported,
+    read_setting,
+    seconds_setting,
+    uses_scrapy_redis,
+)
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -38,7 +46,7 @@ logger = logging.getLogger(__name__)
 
 #: Seconds without Redis before the spider is closed: long enough for a restart of the
 #: server (or a failover) to go unnoticed, short enough that an operator sees the crawl end.
-DEFAULT_LOST_CLOSE = 60.0
+DEFAULT_LOST_CLOSE: float = DEFAULTS["CETD_REDIS_LOST_CLOSE"]
 #: The spider's finish reason (``finish_reason`` in the stats) when Redis was lost.
 FINISH_REASON = "redis_unreachable"
 #: The longest wait between pings, and the socket timeouts of each (and of the check at start).
@@ -60,8 +68,8 @@ def _shown(url: str) -> str:
 def check_redis(settings: Any, *, ping: bool = True) -> None:
     """At start: the crawl's Redis (scrapy-redis's ``REDIS_URL``, or ``REDIS_HOST`` and
     ``REDIS_PORT``) can be connected to and, with ``ping``, answers within
-    :data:`MAX_PING_INTERVAL` seconds.  Else :class:`~scrapy_cetd.settings.InvalidSetting`
-    (a malformed URL) or :class:`~scrapy_cetd.settings.ServiceUnreachable`, naming the
+    :data:`MAX_PING_INTERVAL` seconds.  Else :class:`~scrapy_cetd.crawl.settings.InvalidSetting`
+    (a malformed URL) or :class:`~scrapy_cetd.crawl.settings.ServiceUnreachable`, naming the
     setting: under ``scrapy crawl`` one line and exit status 1, where scrapy-redis's own
     failure was some 70 lines of traceback ending in "Engine slot not assigned"."""
     from redis.exceptions import RedisError
@@ -125,7 +133,7 @@ class RedisWatch:
     def from_crawler(cls, crawler: Crawler) -> RedisWatch:
         settings = crawler.settings
         with invalid_setting_reported():
-            value = settings.get("CETD_REDIS_LOST_CLOSE", DEFAULT_LOST_CLOSE)
+            value = read_setting(settings, "CETD_REDIS_LOST_CLOSE")
             lost_close = seconds_setting("CETD_REDIS_LOST_CLOSE", value)
             if not lost_close or not uses_scrapy_redis(settings):
                 raise NotConfigured  # without a message: Scrapy logs none for a component switched off

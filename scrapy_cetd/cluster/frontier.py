@@ -23,10 +23,10 @@ again (one warning for the outage, not an error per call).
 Use it in place of scrapy-redis's scheduler (its settings apply; the queue must be the
 default ``scrapy_redis.queue.PriorityQueue``)::
 
-    SCHEDULER = "scrapy_cetd.redis_frontier.LeasingScheduler"
+    SCHEDULER = "scrapy_cetd.cluster.frontier.LeasingScheduler"
 
 The feed files should then be written item by item: the add-on does it
-(:class:`~scrapy_cetd.exporters.ItemByItemFileFeedStorage`), as a buffered feed file loses
+(:class:`~scrapy_cetd.crawl.exporters.ItemByItemFileFeedStorage`), as a buffered feed file loses
 its last items, already released, with the process.
 """
 
@@ -47,8 +47,8 @@ from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
-from .redis_watch import check_redis, quiet_scrapy_redis_deprecations
-from .settings import invalid_setting_reported, seconds_setting
+from ..crawl.settings import DEFAULTS, invalid_setting_reported, read_setting, seconds_setting
+from .watch import check_redis, quiet_scrapy_redis_deprecations
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -62,7 +62,7 @@ quiet_scrapy_redis_deprecations()
 #: How long a worker's leases outlive its last heartbeat (it beats three times as often):
 #: a worker whose reactor is held longer than this is taken for dead and its requests are
 #: crawled again elsewhere.
-DEFAULT_LEASE_SECONDS = 30.0
+DEFAULT_LEASE_SECONDS: float = DEFAULTS["CETD_LEASE_SECONDS"]
 #: Requests held during a Redis outage that one heartbeat queues (each is two Redis round
 #: trips on the reactor thread, the seen set's and the queue's: a bounded pause per beat).
 HELD_PER_BEAT = 500
@@ -132,7 +132,7 @@ class LeasingScheduler(Scheduler):
     @classmethod
     def from_settings(cls, settings: Any) -> LeasingScheduler:
         with invalid_setting_reported():
-            value = settings.get("CETD_LEASE_SECONDS", DEFAULT_LEASE_SECONDS)
+            value = read_setting(settings, "CETD_LEASE_SECONDS")
             lease_seconds = seconds_setting("CETD_LEASE_SECONDS", value, zero=None)
             check_redis(settings)  # scrapy-redis's own check ends the crawl with ~70 lines of traceback
         scheduler = super().from_settings(settings)

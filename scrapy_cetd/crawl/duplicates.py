@@ -5,19 +5,8 @@ AMP versions, the article behind tracking parameters.  Their URLs differ, so Scr
 request dupefilter lets them through, but their extracted texts are (nearly) the same.
 :class:`DuplicateStoryPipeline` (registered by the add-on after the extraction pipeline)
 fingerprints each item's text (:func:`scrapy_cetd.fingerprint.simhash`) and looks for a
-seen fingerprint within ``CETD_DUPLICATE_DISTANCE`` bits:
-
-========================== ======================== ===========================================
-Setting                    Default                  Meaning
-========================== ======================== ===========================================
-CETD_ON_DUPLICATE          ``"keep"``               ``keep`` (off), ``flag`` or ``drop``
-CETD_DUPLICATE_DISTANCE    ``3``                    max Hamming distance of a near-duplicate;
-                                                    ``0``: exact duplicates only
-CETD_DUPLICATES_STORE      ``None`` (auto)          ``memory`` or ``redis``; auto: ``redis``
-                                                    when ``SCHEDULER`` is scrapy-redis's
-CETD_DUPLICATES_KEY        ``"%(spider)s:stories"`` Redis key prefix (``redis`` store)
-CETD_DUPLICATE_OF_FIELD    ``"duplicate_of"``       flagged items: URL of the first copy
-========================== ======================== ===========================================
+seen fingerprint within ``CETD_DUPLICATE_DISTANCE`` bits.  ``CETD_ON_DUPLICATE`` switches it on
+(``flag`` or ``drop``); the settings are listed in docs/scrapy.md.
 
 A flagged item gets ``CETD_FLAG_FIELD`` = ``"duplicate"`` and the first copy's URL.  The
 ``memory`` store lives in the process; the ``redis`` store lives in the Redis of
@@ -80,24 +69,24 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
-from .fingerprint import hamming, simhash
-from .middlewares import STATS_PREFIX
-from .settings import InvalidSetting, duplicate_settings, field_setting, invalid_setting_reported
+from ..fingerprint import hamming, simhash
+from .settings import (
+    DEFAULTS,
+    STATS_PREFIX,
+    InvalidSetting,
+    duplicate_settings,
+    field_setting,
+    invalid_setting_reported,
+    read_setting,
+)
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["DEFAULT_DISTANCE", "DuplicateStoryPipeline", "MemoryStoryStore", "RedisStoryStore", "blocks"]
+__all__ = ["DuplicateStoryPipeline", "MemoryStoryStore", "RedisStoryStore", "blocks"]
 
 logger = logging.getLogger(__name__)
 
-#: On the dev pages (benchmarks/duplicate_distance.py, docs/scaling.md), a copy with another
-#: site's chrome is within 3 bits for 80% of pages (68% exact; up to 8 bits: 93%), while of
-#: 279,378 pairs of distinct pages one pair is within 12 bits (2 bits apart).  A larger k catches more copies but
-#: compares more candidates per lookup (blocks of 64 / (k + 1) bits); 3 is Manku et al.'s k.
-DEFAULT_DISTANCE = 3
-#: Eight blocks of 8 bits: beyond this a lookup compares most of the seen fingerprints.
-MAX_DISTANCE = 7
 STATS = f"{STATS_PREFIX}/duplicates"
 
 
@@ -307,15 +296,15 @@ class DuplicateStoryPipeline:
         self.policy, self.distance, self.store_kind = duplicate_settings(settings)
         if self.policy == "keep":
             raise NotConfigured("CETD_ON_DUPLICATE is 'keep'")
-        self.key = settings.get("CETD_DUPLICATES_KEY", "%(spider)s:stories")
-        fields = settings.getdict("CETD_OUTPUT_FIELDS") or {"text": "text"}
+        self.key = read_setting(settings, "CETD_DUPLICATES_KEY")
+        fields = settings.getdict("CETD_OUTPUT_FIELDS") or DEFAULTS["CETD_OUTPUT_FIELDS"]
         self.fingerprint_field = fields.get("fingerprint")
         self.text_field = fields.get("text")
         if not self.fingerprint_field and not self.text_field:
             raise InvalidSetting("CETD_ON_DUPLICATE: map the 'text' or 'fingerprint' output in CETD_OUTPUT_FIELDS")
-        self.flag_field = field_setting("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
+        self.flag_field = field_setting("CETD_FLAG_FIELD", read_setting(settings, "CETD_FLAG_FIELD"))
         self.duplicate_of_field = field_setting(
-            "CETD_DUPLICATE_OF_FIELD", settings.get("CETD_DUPLICATE_OF_FIELD", "duplicate_of")
+            "CETD_DUPLICATE_OF_FIELD", read_setting(settings, "CETD_DUPLICATE_OF_FIELD")
         )
         self.url_field = fields.get("url") or "url"
         self.crawler = crawler

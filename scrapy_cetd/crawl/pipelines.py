@@ -1,8 +1,8 @@
 """The item pipeline: run the configured algorithm on an item's page and write the outputs.
 
-Items reach this pipeline without their response; :class:`~scrapy_cetd.middlewares.
+Items reach this pipeline without their response; :class:`~scrapy_cetd.crawl.middlewares.
 ContentSpiderMiddleware` recorded which page each item came from (see
-:mod:`scrapy_cetd.middlewares`).  An item without such a record is processed from the raw
+:mod:`scrapy_cetd.crawl.middlewares`).  An item without such a record is processed from the raw
 HTML in its ``CETD_SOURCE_FIELD`` (default ``raw_html``), e.g. when re-processing stored pages.
 Any item type works: fields are written through :class:`itemadapter.ItemAdapter`.
 """
@@ -20,12 +20,13 @@ from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.asyncio import is_asyncio_available
 
-from .api import extract_tree
-from .extraction import Extraction
-from .fingerprint import text_fingerprint
-from .middlewares import STATS_PREFIX, Annotation, take_pending
-from .settings import CetdConfig, ExtractionOptions
-from .workers import WorkerError, WorkerPool, extract_limited
+from ..api import extract_tree
+from ..extraction import Extraction
+from ..fingerprint import text_fingerprint
+from ..outputs import diagnostics_output
+from ..workers import WorkerError, WorkerPool, extract_limited
+from .middlewares import Annotation, ContentSpiderMiddleware, take_pending
+from .settings import STATS_PREFIX, CetdConfig, ExtractionOptions
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -104,22 +105,9 @@ class ExtractionPool(WorkerPool):
         return await _wait(self.submit(html, url, self.max_elements, options.keywords()))
 
 
-def _diagnostics(result: Extraction) -> dict[str, Any]:
-    """The diagnostics output: threshold, reason and the algorithm's own values (no node table)."""
-    info: dict[str, Any] = {
-        "threshold": result.threshold,
-        "threshold_coefficient": result.threshold_coefficient,
-        "reason": result.reason,
-    }
-    info.update((key, value) for key, value in (result.diagnostics or {}).items() if key != "nodes")
-    return info
-
-
 def _spider_middleware_enabled(crawler: Crawler) -> bool:
     from scrapy.utils.conf import build_component_list
     from scrapy.utils.misc import load_object
-
-    from .middlewares import ContentSpiderMiddleware
 
     paths = build_component_list(crawler.settings.get_component_priority_dict_with_base("SPIDER_MIDDLEWARES"))
     return any(load_object(path) is ContentSpiderMiddleware for path in paths)
@@ -277,7 +265,7 @@ class ContentExtractionPipeline:
             values["fingerprint"] = text_fingerprint(result.text)
         written = True
         for output, field_name in self.config.output_fields.items():
-            value = _diagnostics(result) if output == "diagnostics" else values.get(output)
+            value = diagnostics_output(result) if output == "diagnostics" else values.get(output)
             held = adapter.get(field_name)
             if held is not None:  # the spider's own value (a canonical URL, its own title) wins
                 if held != value:

@@ -21,8 +21,8 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Request, Response
 
-from ..settings import InvalidSetting, count_setting, invalid_setting_reported
-from .writer import WarcFileWriter, exchange_records
+from ..warc.writer import WarcFileWriter, exchange_records
+from .settings import DEFAULTS, InvalidSetting, count_setting, invalid_setting_reported, read_setting
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 #: Just below ``HttpCompressionMiddleware`` (590), above the annotation middleware (585):
 #: the archive holds the decoded body the extraction reads.
 WARC_MIDDLEWARE_ORDER = 589
-DEFAULT_WARC_MAX_SIZE = 1024**3
+DEFAULT_WARC_MAX_SIZE: int = DEFAULTS["CETD_WARC_MAX_SIZE"]
 STATS_PREFIX = "scrapy_cetd/warc"
 
 
@@ -57,7 +57,7 @@ class WarcArchiveMiddleware:
             raise NotConfigured
         if not isinstance(path, str):
             raise InvalidSetting(f"CETD_WARC_PATH: expected a file path, got {path!r}")
-        max_size = count_setting("CETD_WARC_MAX_SIZE", settings.get("CETD_WARC_MAX_SIZE", DEFAULT_WARC_MAX_SIZE))
+        max_size = count_setting("CETD_WARC_MAX_SIZE", read_setting(settings, "CETD_WARC_MAX_SIZE"))
         self.stats = crawler.stats
         info = {
             "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",

@@ -1,30 +1,10 @@
 """The ``CETD_*`` Scrapy settings and the per-request ``cetd_*`` meta keys, read and validated once.
 
-This module imports nothing from Scrapy at module level, so process-pool workers can import
-it cheaply.  Every invalid value raises :class:`InvalidSetting` whose message starts with
-the setting (or meta key) at fault, e.g. ``CETD_ALGORITHM: unknown algorithm 'x'; ...``.
-
-========================== ======================================= ===========================
-Setting                    Default                                 Meaning
-========================== ======================================= ===========================
-CETD_ENABLED               ``True``                                master switch
-CETD_ALGORITHM             ``scrapy_cetd.DEFAULT_ALGORITHM``       any registered algorithm
-CETD_THRESHOLD_COEFFICIENT ``None`` (the algorithm's default)      threshold coefficient
-CETD_PARAMS                ``{}``                                  algorithm parameters
-CETD_OUTPUT_FIELDS         ``{"url": "url", "title": "title",      output -> item field
-                           "text": "text", "authors": ...}``
-CETD_MIN_TEXT_LENGTH       ``0``                                   shorter text is "short"
-CETD_ON_SHORT_TEXT         ``"flag"``                              ``flag`` or ``drop``
-CETD_ON_ERROR              ``"keep"``                              ``keep`` or ``drop``
-CETD_FLAG_FIELD            ``"cetd_flag"``                         why an item has no content
-CETD_ERROR_FIELD           ``"cetd_error"``                        the extraction error
-CETD_SOURCE_FIELD          ``"raw_html"``                          item field with raw HTML
-CETD_ITEM_CLASSES          ``[]`` (every item)                     item classes to fill
-CETD_MAX_SIZE              ``16777216`` (16 MiB)                   larger bodies are skipped
-CETD_WORKERS               ``2`` (``1`` on one core)               extraction processes
-CETD_TIMEOUT               ``10`` (seconds)                        per-page limit (workers)
-CETD_MAX_ELEMENTS          ``100000``                              larger pages are skipped
-========================== ======================================= ===========================
+:data:`DEFAULTS` holds every setting with its default, the one place a default is written;
+docs/scrapy.md is the reference (a test checks it against :data:`DEFAULTS`).  This module
+imports nothing from Scrapy at module level.  Every invalid value raises
+:class:`InvalidSetting` whose message starts with the setting (or meta key) at fault, e.g.
+``CETD_ALGORITHM: unknown algorithm 'x'; ...``.
 """
 
 from __future__ import annotations
@@ -39,73 +19,102 @@ import os
 import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
-from .registry import get_algorithm
+from ..api import DEFAULT_ALGORITHM
+from ..limits import DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_SIZE
+from ..outputs import METADATA_OUTPUTS, OUTPUTS
+from ..registry import get_algorithm
 
 __all__ = [
+    "DEFAULTS",
+    "DEFAULT_OUTPUT_FIELDS",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_WORKERS",
     "KNOWN_SETTINGS",
+    "MAX_DISTANCE",
+    "MAX_WORKERS",
     "META_KEYS",
-    "OUTPUTS",
+    "STATS_PREFIX",
     "CetdConfig",
     "ExtractionOptions",
     "InvalidSetting",
     "ServiceUnreachable",
+    "check_crawl_settings",
+    "choice_setting",
+    "count_setting",
+    "duplicate_settings",
+    "field_setting",
     "invalid_setting_reported",
+    "read_setting",
     "seconds_setting",
     "uses_scrapy_redis",
 ]
 
-#: The article metadata outputs, one per :class:`scrapy_cetd.metadata.Metadata` field but
-#: ``title`` (the headline, written by the ``title`` output).
-METADATA_OUTPUTS = (
-    "authors", "date_published", "date_modified", "language", "site_name", "description", "canonical_url",
-    "image", "tags", "section", "page_type",
-)
-#: What the pipeline can write into an item.
-OUTPUTS = (
-    "text", "html", "title", "diagnostics", "algorithm", "markdown", "fingerprint", "comments", "url",
-    *METADATA_OUTPUTS,
-)
-#: A news corpus's fields.  The cleaned HTML is not among them: it doubles an item's size
-#: and its rendering time, and a corpus reads the text (map ``html`` to add it).
-DEFAULT_OUTPUT_FIELDS = {
-    "url": "url",
-    "title": "title",
-    "text": "text",
-    "authors": "authors",
-    "date_published": "date_published",
-    "language": "language",
-    "canonical_url": "canonical_url",
-}
+#: Every ``CETD_*`` setting and its default (docs/scrapy.md says what each does).
+DEFAULTS: Mapping[str, Any] = MappingProxyType({
+    "CETD_ENABLED": True,
+    "CETD_ALGORITHM": DEFAULT_ALGORITHM,
+    "CETD_THRESHOLD_COEFFICIENT": None,  # the algorithm's own
+    "CETD_PARAMS": MappingProxyType({}),
+    # A news corpus's fields.  The cleaned HTML is not among them: it doubles an item's size
+    # and its rendering time, and a corpus reads the text (map ``html`` to add it).
+    "CETD_OUTPUT_FIELDS": MappingProxyType({
+        "url": "url",
+        "title": "title",
+        "text": "text",
+        "authors": "authors",
+        "date_published": "date_published",
+        "language": "language",
+        "canonical_url": "canonical_url",
+    }),
+    "CETD_MIN_TEXT_LENGTH": 0,
+    "CETD_ON_SHORT_TEXT": "flag",
+    "CETD_ON_ERROR": "keep",
+    "CETD_FLAG_FIELD": "cetd_flag",
+    "CETD_ERROR_FIELD": "cetd_error",
+    "CETD_SOURCE_FIELD": "raw_html",
+    "CETD_ITEM_CLASSES": (),  # every item
+    "CETD_MAX_SIZE": DEFAULT_MAX_SIZE,
+    # Extraction runs in this many worker processes by default (at most one per core), off the
+    # reactor thread: the best measured on real-world pages (example_project/benchmark.py).
+    "CETD_WORKERS": 2,
+    "CETD_TIMEOUT": 10.0,  # seconds one page may take in a worker (docs/operating.md)
+    "CETD_MAX_ELEMENTS": DEFAULT_MAX_ELEMENTS,
+    "CETD_WARC_PATH": None,
+    "CETD_WARC_MAX_SIZE": 1024**3,
+    "CETD_ON_DUPLICATE": "keep",
+    # On the dev pages (benchmarks/duplicate_distance.py, docs/scaling.md), a copy with another
+    # site's chrome is within 3 bits for 80% of pages (68% exact; up to 8 bits: 93%), while of
+    # 279,378 pairs of distinct pages one pair is within 12 bits (2 bits apart).  A larger k
+    # catches more copies but compares more candidates per lookup (blocks of 64 / (k + 1)
+    # bits); 3 is Manku et al.'s k.
+    "CETD_DUPLICATE_DISTANCE": 3,
+    "CETD_DUPLICATES_STORE": None,  # "redis" on a scrapy-redis crawl, else "memory"
+    "CETD_DUPLICATES_KEY": "%(spider)s:stories",
+    "CETD_DUPLICATE_OF_FIELD": "duplicate_of",
+    "CETD_LEASE_SECONDS": 30.0,
+    "CETD_REDIS_LOST_CLOSE": 60.0,
+})
+#: Every ``CETD_*`` setting: another ``CETD_*`` name is a misspelling, and the crawl warns
+#: about it at start.
+KNOWN_SETTINGS = frozenset(DEFAULTS)
+DEFAULT_OUTPUT_FIELDS: Mapping[str, str] = DEFAULTS["CETD_OUTPUT_FIELDS"]
 _FIELDS_EXAMPLE = '{"text": "text", "title": "title"}'
-DEFAULT_MAX_SIZE = 16 * 1024 * 1024
-#: Extraction runs in this many worker processes by default, off the reactor thread: two
-#: (one on a single-core machine), the best measured on real-world pages (example_project/benchmark.py).
-DEFAULT_WORKERS = min(2, os.cpu_count() or 1)
+#: ``CETD_WORKERS``'s default on this machine: one on a single core.
+DEFAULT_WORKERS = min(DEFAULTS["CETD_WORKERS"], os.cpu_count() or 1)
 #: More worker processes than this is a mistake (each holds a parsed page in memory).
 MAX_WORKERS = 64
-#: Seconds one page may take in a worker (``docs/operating.md``).
-DEFAULT_TIMEOUT = 10.0
-#: Pages with more elements are skipped (``too_many_elements``): a page model costs about
-#: 1.5 KB per element (1,000,000 ``<p>`` elements: 1.2 GB of RSS; 200,000: 0.3 GB), and the
-#: largest of the 1497 WCXB dev pages has 15,793.
-DEFAULT_MAX_ELEMENTS = 100_000
-
-#: Every ``CETD_*`` setting (docs/scrapy.md): another ``CETD_*`` name is a misspelling, and
-#: the crawl warns about it at start.
-KNOWN_SETTINGS = frozenset({
-    "CETD_ENABLED", "CETD_ALGORITHM", "CETD_THRESHOLD_COEFFICIENT", "CETD_PARAMS", "CETD_OUTPUT_FIELDS",
-    "CETD_MIN_TEXT_LENGTH", "CETD_ON_SHORT_TEXT", "CETD_ON_ERROR", "CETD_FLAG_FIELD", "CETD_ERROR_FIELD",
-    "CETD_SOURCE_FIELD", "CETD_ITEM_CLASSES", "CETD_MAX_SIZE", "CETD_WORKERS", "CETD_TIMEOUT", "CETD_MAX_ELEMENTS",
-    "CETD_WARC_PATH", "CETD_WARC_MAX_SIZE",
-    "CETD_ON_DUPLICATE", "CETD_DUPLICATE_DISTANCE", "CETD_DUPLICATES_STORE", "CETD_DUPLICATES_KEY",
-    "CETD_DUPLICATE_OF_FIELD",
-    "CETD_LEASE_SECONDS", "CETD_REDIS_LOST_CLOSE",
-})
+DEFAULT_TIMEOUT: float = DEFAULTS["CETD_TIMEOUT"]
+#: ``CETD_DUPLICATE_DISTANCE`` at most: eight blocks of 8 bits; beyond this a lookup
+#: compares most of the seen fingerprints.
+MAX_DISTANCE = 7
 
 #: Per-request overrides read from ``request.meta``.
 META_KEYS = ("cetd_enabled", "cetd_algorithm", "cetd_threshold_coefficient", "cetd_params", "cetd_min_text_length")
+#: The prefix of every stats key the crawl's components write (docs/scrapy.md#stats).
+STATS_PREFIX = "scrapy_cetd"
 
 
 logger = logging.getLogger(__name__)
@@ -317,7 +326,7 @@ def check_crawl_settings(crawler: Any) -> None:
 
 def uses_scrapy_redis(settings: Any) -> bool:
     """Whether the crawl's ``SCHEDULER`` is scrapy-redis's or derives from it (a
-    distributed crawl; :class:`~scrapy_cetd.redis_frontier.LeasingScheduler` does)."""
+    distributed crawl; :class:`~scrapy_cetd.cluster.frontier.LeasingScheduler` does)."""
     scheduler = settings.get("SCHEDULER")
     if isinstance(scheduler, str):
         if scheduler.startswith("scrapy_redis."):
@@ -383,8 +392,10 @@ def _item_classes(values: list[Any]) -> tuple[type, ...]:
     return tuple(classes)
 
 
-def _get(settings: Any, name: str, getter: str, default: Any) -> Any:
-    """Read with a typed getter, renaming its error so it names the setting."""
+def read_setting(settings: Any, name: str, getter: str = "get") -> Any:
+    """Read with a typed getter (its default from :data:`DEFAULTS`), renaming its error so it
+    names the setting."""
+    default = DEFAULTS[name]
     if settings.get(name) is None:
         return default
     try:
@@ -398,10 +409,8 @@ def duplicate_settings(settings: Any) -> tuple[str, int, str]:
     and the store (``CETD_DUPLICATES_STORE``, else Redis on a scrapy-redis crawl).  They are
     checked even while the policy is ``keep`` (their pipeline is then not built): a bad value
     is found before it is used."""
-    from .duplicates import DEFAULT_DISTANCE, MAX_DISTANCE
-
-    policy = choice_setting("CETD_ON_DUPLICATE", settings.get("CETD_ON_DUPLICATE", "keep"), ("keep", "flag", "drop"))
-    distance = count_setting("CETD_DUPLICATE_DISTANCE", settings.get("CETD_DUPLICATE_DISTANCE", DEFAULT_DISTANCE))
+    policy = choice_setting("CETD_ON_DUPLICATE", read_setting(settings, "CETD_ON_DUPLICATE"), ("keep", "flag", "drop"))
+    distance = count_setting("CETD_DUPLICATE_DISTANCE", read_setting(settings, "CETD_DUPLICATE_DISTANCE"))
     if distance > MAX_DISTANCE:
         raise InvalidSetting(f"CETD_DUPLICATE_DISTANCE: expected 0 to {MAX_DISTANCE}, got {distance}")
     store = settings.get("CETD_DUPLICATES_STORE") or ("redis" if uses_scrapy_redis(settings) else "memory")
@@ -442,14 +451,12 @@ class CetdConfig:
     @classmethod
     def from_settings(cls, settings: Any) -> CetdConfig:
         """Validate a Scrapy :class:`~scrapy.settings.Settings` object (typed getters only)."""
-        from . import api
-
-        enabled = _get(settings, "CETD_ENABLED", "getbool", True)
-        algorithm = _algorithm("CETD_ALGORITHM", _get(settings, "CETD_ALGORITHM", "get", api.DEFAULT_ALGORITHM))
+        enabled = read_setting(settings, "CETD_ENABLED", "getbool")
+        algorithm = _algorithm("CETD_ALGORITHM", read_setting(settings, "CETD_ALGORITHM"))
         coefficient, params = _resolve(
             algorithm,
             settings.get("CETD_THRESHOLD_COEFFICIENT"),
-            _get(settings, "CETD_PARAMS", "getdict", {}),
+            read_setting(settings, "CETD_PARAMS", "getdict"),
             "CETD_THRESHOLD_COEFFICIENT",
             "CETD_PARAMS",
         )
@@ -460,14 +467,14 @@ class CetdConfig:
         if raw_fields is not None and not isinstance(raw_fields, (Mapping, str)):
             cls._output_fields(raw_fields)  # not a dict: raises, saying what the setting expects
         try:
-            output_fields = cls._output_fields(_get(settings, "CETD_OUTPUT_FIELDS", "getdict", DEFAULT_OUTPUT_FIELDS))
+            output_fields = cls._output_fields(read_setting(settings, "CETD_OUTPUT_FIELDS", "getdict"))
         except InvalidSetting as exc:
             if "expected a dict" in str(exc):
                 raise
             raise InvalidSetting(f"{exc}; expected a dict of output -> item field, e.g. {_FIELDS_EXAMPLE}") from None
-        min_text_length = count_setting("CETD_MIN_TEXT_LENGTH", settings.get("CETD_MIN_TEXT_LENGTH", 0))
-        flag_field = field_setting("CETD_FLAG_FIELD", settings.get("CETD_FLAG_FIELD", "cetd_flag"))
-        error_field = field_setting("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error"))
+        min_text_length = count_setting("CETD_MIN_TEXT_LENGTH", read_setting(settings, "CETD_MIN_TEXT_LENGTH"))
+        flag_field = field_setting("CETD_FLAG_FIELD", read_setting(settings, "CETD_FLAG_FIELD"))
+        error_field = field_setting("CETD_ERROR_FIELD", read_setting(settings, "CETD_ERROR_FIELD"))
         _distinct_fields(output_fields, {"CETD_FLAG_FIELD": flag_field, "CETD_ERROR_FIELD": error_field})
         duplicate_settings(settings)
         return cls(
@@ -485,17 +492,17 @@ class CetdConfig:
             ),
             output_fields=output_fields,
             on_short_text=choice_setting(
-                "CETD_ON_SHORT_TEXT", settings.get("CETD_ON_SHORT_TEXT", "flag"), ("flag", "drop")
+                "CETD_ON_SHORT_TEXT", read_setting(settings, "CETD_ON_SHORT_TEXT"), ("flag", "drop")
             ),
-            on_error=choice_setting("CETD_ON_ERROR", settings.get("CETD_ON_ERROR", "keep"), ("keep", "drop")),
+            on_error=choice_setting("CETD_ON_ERROR", read_setting(settings, "CETD_ON_ERROR"), ("keep", "drop")),
             flag_field=flag_field,
             error_field=error_field,
-            source_field=field_setting("CETD_SOURCE_FIELD", settings.get("CETD_SOURCE_FIELD", "raw_html")),
-            max_size=count_setting("CETD_MAX_SIZE", settings.get("CETD_MAX_SIZE", DEFAULT_MAX_SIZE)),
-            workers=_workers(settings.get("CETD_WORKERS", DEFAULT_WORKERS)),
-            timeout=_timeout(settings.get("CETD_TIMEOUT", DEFAULT_TIMEOUT)),
-            max_elements=count_setting("CETD_MAX_ELEMENTS", settings.get("CETD_MAX_ELEMENTS", DEFAULT_MAX_ELEMENTS)),
-            item_classes=_item_classes(_get(settings, "CETD_ITEM_CLASSES", "getlist", [])),
+            source_field=field_setting("CETD_SOURCE_FIELD", read_setting(settings, "CETD_SOURCE_FIELD")),
+            max_size=count_setting("CETD_MAX_SIZE", read_setting(settings, "CETD_MAX_SIZE")),
+            workers=_workers(read_setting(settings, "CETD_WORKERS")),
+            timeout=_timeout(read_setting(settings, "CETD_TIMEOUT")),
+            max_elements=count_setting("CETD_MAX_ELEMENTS", read_setting(settings, "CETD_MAX_ELEMENTS")),
+            item_classes=_item_classes(read_setting(settings, "CETD_ITEM_CLASSES", "getlist")),
         )
 
     @staticmethod

@@ -15,7 +15,7 @@ How a page gets from the downloader to the item pipeline, without HTML in meta o
    yields together with its response (``BaseSpiderMiddleware.get_processed_item``) and
    records which page the item came from and the request's ``cetd_*`` options.  The
    record is keyed by the item's identity and forgotten when the response is released.
-3. :class:`~scrapy_cetd.pipelines.ContentExtractionPipeline` takes the record for the
+3. :class:`~scrapy_cetd.crawl.pipelines.ContentExtractionPipeline` takes the record for the
    item, runs the algorithm on the page and writes the outputs into the item.
 
 With ``CETD_WORKERS > 0`` step 1 only classifies and decodes; the HTML text is parsed once,
@@ -25,7 +25,6 @@ in a worker process, by the pipeline (lxml trees cannot be pickled).
 from __future__ import annotations
 
 import logging
-import re
 import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -36,15 +35,16 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.misc import load_object
 
-from .page import Page
-from .parsing import EmptyDocument, correct_declared_encoding, decode_html, parse_html, sniff_binary
-from .settings import CetdConfig, ExtractionOptions, InvalidSetting
+from ..page import Page
+from ..parsing import EmptyDocument, parse_html
+from ..responses import page_text, skip_reason
+from .settings import STATS_PREFIX, CetdConfig, ExtractionOptions, InvalidSetting
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
-    from .extraction import Extraction
+    from ..extraction import Extraction
 
 __all__ = [
     "ANNOTATION_META_KEY",
@@ -60,14 +60,6 @@ logger = logging.getLogger(__name__)
 ANNOTATION_META_KEY = "cetd_annotation"
 #: Flag added to ``response.flags`` of annotated responses.
 RESPONSE_FLAG = "cetd"
-STATS_PREFIX = "scrapy_cetd"
-
-# An HTML document's start: optional BOM, XML declaration and comments, then a doctype or <html>.
-_HTML_START = re.compile(
-    rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])",
-    re.IGNORECASE | re.DOTALL,
-)
-
 
 @dataclass(eq=False)
 class Annotation:
@@ -115,13 +107,17 @@ def take_pending(item: Any) -> PendingItem | None:
     return entry
 
 
+#: The extraction pipeline, by name: its module imports this one, so this one does not import it.
+_EXTRACTION_PIPELINE = "scrapy_cetd.crawl.pipelines.ContentExtractionPipeline"
+
+
 def _pipeline_order(crawler: Crawler) -> int | None:
     """The order of ContentExtractionPipeline in ``ITEM_PIPELINES``; ``None``: not enabled."""
-    from .pipelines import ContentExtractionPipeline
-
     pipelines = crawler.settings.get_component_priority_dict_with_base("ITEM_PIPELINES")
     for path, order in pipelines.items():
-        if order is not None and load_object(path) is ContentExtractionPipeline:
+        component = load_object(path)
+        name = f"{getattr(component, '__module__', '')}.{getattr(component, '__qualname__', '')}"
+        if order is not None and name == _EXTRACTION_PIPELINE:
             return order
     return None
 
@@ -143,44 +139,16 @@ def get_page(response: Response) -> Page | None:
     return annotation.page
 
 
-def _is_html(response: Response) -> bool:
-    if isinstance(response, HtmlResponse):
-        return True
-    # Sniffing: HTML served as text/plain, XML or without a useful Content-Type.
-    return isinstance(response, TextResponse) and bool(_HTML_START.match(response.body[:1024]))
-
-
 def _decoded_text(response: TextResponse) -> str:
-    """``response.text``, with a declared charset that does not fit the body corrected as
-    :func:`scrapy_cetd.parsing.decode_html` does; a charset that is no text encoding
-    (``charset=base64``: Scrapy's decoding raises) ignored as that function ignores it."""
-    try:
-        text = response.text
-    except (LookupError, UnicodeError):
-        return decode_html(response.body)[1]
-    return correct_declared_encoding(response.body, response.encoding, text)[1]
+    """``response.text``, corrected as :func:`scrapy_cetd.responses.page_text` corrects it."""
+    return page_text(response.body, lambda: (response.encoding, response.text))
 
 
 def response_skip_reason(response: Response, max_size: int) -> str | None:
-    """Why a response is not parsed (``non_html``, ``status``, ``too_large``, ``empty``,
-    ``binary``), or ``None`` for an HTML page; shared with ``scrapy-cetd warc``."""
-    if not _is_html(response):
-        return "non_html"
-    if not 200 <= response.status < 300:
-        return "status"
-    body = response.body
-    if max_size and len(body) > max_size:
-        return "too_large"
-    if not body.strip():
-        return "empty"
-    if sniff_binary(body):
-        return "binary"
-    return None
-
-
-def decoded_html(response: TextResponse) -> str:
-    """The HTML text of a response, decoded as the annotation middleware decodes it."""
-    return _decoded_text(response)
+    """Why a response is not parsed (:func:`scrapy_cetd.responses.skip_reason`), by the
+    class Scrapy gave it; ``None`` for an HTML page."""
+    kind = "html" if isinstance(response, HtmlResponse) else "text" if isinstance(response, TextResponse) else "other"
+    return skip_reason(kind, response.status, response.body, max_size)
 
 
 class _Annotator:

@@ -2,7 +2,7 @@
 
 A distributed crawl's spider reads its seeds from Redis (``<name>:start_urls``)::
 
-    from scrapy_cetd.redis_spider import RedisSpider
+    from scrapy_cetd.cluster.spider import RedisSpider
 
     class PagesSpider(RedisSpider):
         name = "pages"
@@ -41,8 +41,8 @@ import scrapy
 from scrapy import signals
 from scrapy_redis import spiders
 
-from .redis_watch import check_redis, quiet_scrapy_redis_deprecations
-from .settings import invalid_setting_reported
+from ..crawl.settings import invalid_setting_reported
+from .watch import check_redis, quiet_scrapy_redis_deprecations
 
 __all__ = ["RedisCrawlSpider", "RedisSeedsMixin", "RedisSpider"]
 
