@@ -95,3 +95,14 @@ def test_the_documented_default_is_the_codes(name: str) -> None:
 def test_a_wrong_documented_default_is_caught() -> None:
     assert _plain(_value("`16777215` (16 MiB)")) != _plain(DEFAULTS["CETD_MAX_SIZE"])
     assert _value("`scrapy_cetd.DEFAULT_ALGORITHM` (`\"cetd-plus\"`)") == DEFAULTS["CETD_ALGORITHM"]
+
+
+def test_the_workers_default_is_one_on_a_single_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy.settings import Settings
+
+    from scrapy_cetd.crawl import settings
+
+    assert settings.CetdConfig.from_settings(Settings()).workers == settings.DEFAULT_WORKERS
+    monkeypatch.setattr(settings, "DEFAULT_WORKERS", 1)  # as on a machine with one core
+    assert settings.CetdConfig.from_settings(Settings()).workers == 1
+    assert settings.CetdConfig.from_settings(Settings({"CETD_WORKERS": 3})).workers == 3

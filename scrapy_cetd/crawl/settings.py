@@ -499,7 +499,9 @@ class CetdConfig:
             error_field=error_field,
             source_field=field_setting("CETD_SOURCE_FIELD", read_setting(settings, "CETD_SOURCE_FIELD")),
             max_size=count_setting("CETD_MAX_SIZE", read_setting(settings, "CETD_MAX_SIZE")),
-            workers=_workers(read_setting(settings, "CETD_WORKERS")),
+            workers=_workers(
+                DEFAULT_WORKERS if settings.get("CETD_WORKERS") is None else read_setting(settings, "CETD_WORKERS")
+            ),
             timeout=_timeout(read_setting(settings, "CETD_TIMEOUT")),
             max_elements=count_setting("CETD_MAX_ELEMENTS", read_setting(settings, "CETD_MAX_ELEMENTS")),
             item_classes=_item_classes(read_setting(settings, "CETD_ITEM_CLASSES", "getlist")),
