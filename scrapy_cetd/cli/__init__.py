@@ -37,6 +37,7 @@ examples:
   scrapy-cetd warc crawl.warc.gz -o corpus.parquet  re-extract the pages of a WARC archive
   scrapy-cetd algorithms                            the algorithms, their options, the default
   scrapy-cetd evaluate wcxb-dev -a cetd-plus cectd-ds --peers --jobs 2
+  scrapy-cetd evaluate wcxb-dev trafilatura-eval readability-pages --jobs 2
   scrapy-cetd tradeoff wcxb-dev -a cectd-ds -o tradeoff.png
 
 The default algorithm is {DEFAULT_ALGORITHM}. 'scrapy-cetd COMMAND --help' gives each command's options.

@@ -36,10 +36,12 @@ class CommandError(Exception):
 
 
 def error(message: str) -> None:
+    """One error line on stderr, as argparse writes its own."""
     print(f"{PROG}: error: {message}", file=sys.stderr)
 
 
 def number(text: str) -> int | float:
+    """An option's number: whole if it reads as one, else a float (not NaN)."""
     try:
         return int(text)
     except ValueError:
@@ -99,11 +101,12 @@ def algorithm_params(names: Sequence[str], texts: Sequence[str]) -> dict[str, di
     return params
 
 
-def load_pages(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+def load_pages(args: argparse.Namespace, path: str) -> tuple[Any, list[Any]]:
+    """The dataset at ``path`` and its pages chosen by the selection options."""
     from ..evaluation.datasets import DatasetError, load_dataset, select_pages
 
     try:
-        dataset = load_dataset(args.dataset)
+        dataset = load_dataset(path)
     except (DatasetError, OSError, json.JSONDecodeError) as exc:
         raise CommandError(str(exc)) from None
     if dataset.missing_html:
@@ -121,11 +124,12 @@ def load_pages(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     if not pages:
-        raise CommandError(f"{args.dataset}: no pages selected")
+        raise CommandError(f"{path}: no pages selected")
     return dataset, pages
 
 
 def positive_int(text: str) -> int:
+    """An option's whole number >= 1."""
     try:
         value = int(text)
     except ValueError:
@@ -136,6 +140,7 @@ def positive_int(text: str) -> int:
 
 
 def selection_options() -> argparse.ArgumentParser:
+    """The page selection options of the commands that read a labelled dataset (a parent parser)."""
     parent = argparse.ArgumentParser(add_help=False)
     group = parent.add_argument_group("page selection (pages in sorted id order, steps applied in this order)")
     group.add_argument("--ids-from", metavar="ID", help="first page id to include")

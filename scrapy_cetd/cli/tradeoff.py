@@ -53,7 +53,7 @@ def _tradeoff_command(args: argparse.Namespace) -> int:
             spec.resolve(coefficient, params)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    dataset, pages = load_pages(args)
+    dataset, pages = load_pages(args, args.dataset)
     use_lcs = args.metric == "lcs"
     try:
         points = sweep(
