@@ -244,11 +244,11 @@ def _extract_command(args: argparse.Namespace) -> int:
 # --- evaluate and tradeoff -----------------------------------------------------------------
 
 
-def _load_pages(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+def _load_pages(args: argparse.Namespace, path: str) -> tuple[Any, list[Any]]:
     from .evaluation.datasets import DatasetError, load_dataset, select_pages
 
     try:
-        dataset = load_dataset(args.dataset)
+        dataset = load_dataset(path)
     except (DatasetError, OSError, json.JSONDecodeError) as exc:
         raise CommandError(str(exc)) from None
     if dataset.missing_html:
@@ -266,7 +266,7 @@ def _load_pages(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     if not pages:
-        raise CommandError(f"{args.dataset}: no pages selected")
+        raise CommandError(f"{path}: no pages selected")
     return dataset, pages
 
 
@@ -304,17 +304,29 @@ def _algorithm_params(names: Sequence[str], texts: Sequence[str]) -> dict[str, d
     return params
 
 
+def _json_path(args: argparse.Namespace, dataset: Any) -> str | None:
+    """``--json OUT`` for one dataset; with several, one file each: ``OUT`` with the set's name
+    before its suffix (``scores.json`` -> ``scores.wcxb-dev.json``)."""
+    if not args.json or len(args.dataset) == 1:
+        return args.json
+    out = Path(args.json)
+    return str(out.with_name(f"{out.stem}.{dataset.name}{out.suffix}"))
+
+
 def _evaluate_metadata(args: argparse.Namespace) -> int:
-    """``evaluate --metadata``: title, author and date against the labels, beside trafilatura."""
+    """``evaluate --metadata``: title, author and date against the labels, beside the peers."""
     from .evaluation.metadata import evaluate_metadata, metadata_report, write_metadata_json
 
-    dataset, pages = _load_pages(args)
-    if dataset.layout != "wcxb":
-        raise CommandError(f"{args.dataset}: --metadata needs a WCXB dataset (title, author, publish_date labels)")
-    scores = evaluate_metadata(dataset.root, pages, peers=args.peers or "trafilatura" in args.peer, jobs=args.jobs)
-    sys.stdout.write(metadata_report(scores))
-    if args.json:
-        write_metadata_json(scores, args.json)
+    loaded = [_load_pages(args, path) for path in args.dataset]
+    for dataset, _ in loaded:
+        if dataset.layout == "aeb":
+            raise CommandError(f"{dataset.root}: --metadata needs metadata labels (this layout has none)")
+    for dataset, pages in loaded:
+        scores = evaluate_metadata(dataset.root, pages, peers=args.peers or bool(args.peer), jobs=args.jobs)
+        sys.stdout.write(metadata_report(scores))
+        json_path = _json_path(args, dataset)
+        if json_path:
+            write_metadata_json(scores, json_path)
     return 0
 
 
@@ -323,7 +335,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         return _evaluate_metadata(args)
     from .evaluation.datasets import DatasetError
     from .evaluation.peers import PEERS, available_peers
-    from .evaluation.report import markdown_report, write_json
+    from .evaluation.report import markdown_report, sets_report, write_json
     from .evaluation.runner import Extractor, run_evaluation
 
     names = _algorithm_list(args.algorithm)
@@ -347,28 +359,34 @@ def _evaluate_command(args: argparse.Namespace) -> int:
                 print(f"{PROG}: note: peer {peer} is not installed; skipped", file=sys.stderr)
     if not extractors:
         raise CommandError("nothing to evaluate")
-    dataset, pages = _load_pages(args)
+    loaded = [_load_pages(args, path) for path in args.dataset]
     selection = {
         key: getattr(args, key)
         for key in ("ids_from", "ids_to", "split", "page_type", "limit")
         if getattr(args, key) not in (None, [])
     }
-    try:
-        run = run_evaluation(
-            pages,
-            extractors,
-            metric=dataset.metric,
-            dataset=str(dataset.root),
-            layout=dataset.layout,
-            jobs=args.jobs,
-            timer=args.timer,
-            selection=selection,
-        )
-    except DatasetError as exc:
-        raise CommandError(str(exc)) from None
-    sys.stdout.write(markdown_report(run))
-    if args.json:
-        write_json(run, args.json)
+    runs = []
+    for dataset, pages in loaded:
+        try:
+            run = run_evaluation(
+                pages,
+                extractors,
+                metric=dataset.metric,
+                dataset=str(dataset.root),
+                layout=dataset.layout,
+                jobs=args.jobs,
+                timer=args.timer,
+                selection=selection,
+            )
+        except DatasetError as exc:
+            raise CommandError(str(exc)) from None
+        runs.append(run)
+        sys.stdout.write(markdown_report(run) + ("\n" if len(loaded) > 1 else ""))
+        json_path = _json_path(args, dataset)
+        if json_path:
+            write_json(run, json_path)
+    if len(runs) > 1:
+        sys.stdout.write(sets_report(runs))
     return 0
 
 
@@ -379,7 +397,9 @@ def _markdown_evaluation(args: argparse.Namespace, names: list[str], params: dic
 
     if args.threshold_coefficient is not None:
         params = {name: {**p, "threshold_coefficient": args.threshold_coefficient} for name, p in params.items()}
-    dataset, pages = _load_pages(args)
+    dataset, pages = _load_pages(args, args.dataset[0])
+    if len(args.dataset) > 1 or dataset.layout != "wcxb":
+        raise CommandError("--markdown scores one WCXB dataset (its gold main_content_markdown)")
     selection = {key: getattr(args, key) for key in ("split", "page_type", "limit") if getattr(args, key)}
     scores = score_markdown(pages, [(name, params[name]) for name in names], jobs=args.jobs)
     sys.stdout.write(markdown_report(scores, str(dataset.root), selection))
@@ -425,7 +445,7 @@ def _tradeoff_command(args: argparse.Namespace) -> int:
             spec.resolve(coefficient, params)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    dataset, pages = _load_pages(args)
+    dataset, pages = _load_pages(args, args.dataset)
     use_lcs = args.metric == "lcs"
     try:
         points = sweep(
@@ -531,6 +551,7 @@ examples:
   scrapy-cetd warc crawl.warc.gz -o corpus.parquet  re-extract the pages of a WARC archive
   scrapy-cetd algorithms                            the algorithms, their options, the default
   scrapy-cetd evaluate wcxb-dev -a cetd-plus cectd-ds --peers --jobs 2
+  scrapy-cetd evaluate wcxb-dev trafilatura-eval readability-pages --jobs 2
   scrapy-cetd tradeoff wcxb-dev -a cectd-ds -o tradeoff.png
 
 The default algorithm is {DEFAULT_ALGORITHM}. 'scrapy-cetd COMMAND --help' gives each command's options.
@@ -585,9 +606,11 @@ def build_parser() -> argparse.ArgumentParser:
         "evaluate",
         parents=[selection],
         help="score algorithms on a labelled dataset",
-        description="Score algorithms on a WCXB or article-extraction-benchmark directory (detected).",
+        description="Score algorithms on labelled dataset directories: WCXB, trafilatura's evaluation pages, "
+        "Readability's test pages or the article-extraction benchmark (the layout is detected). With several "
+        "directories, each gets its report and a last table shows them side by side.",
     )
-    ev.add_argument("dataset", metavar="DATASET_DIR")
+    ev.add_argument("dataset", nargs="+", metavar="DATASET_DIR")
     ev.add_argument(
         "-a", "--algorithm", nargs="+", default=[DEFAULT_ALGORITHM], metavar="A",
         help="algorithm names (or 'all' for every registered one)",
