@@ -60,10 +60,10 @@ def _imports(name: str, tree: ast.Module, with_type_checking: bool) -> Iterator[
                 source = f"{base}.{node.module}" if node.module else base
             else:
                 source = node.module or ""
-            yield source
-            for alias in node.names:  # ``from .warc import reader``: a module
-                if f"{source}.{alias.name}" in MODULES:
-                    yield f"{source}.{alias.name}"
+            submodules = [f"{source}.{alias.name}" for alias in node.names if f"{source}.{alias.name}" in MODULES]
+            yield from submodules  # ``from .warc import reader``: a module
+            if len(submodules) < len(node.names):  # a name the package itself defines
+                yield source
         stack.extend(ast.iter_child_nodes(node))
 
 

@@ -1,6 +1,5 @@
 """What the page declares about itself (JSON-LD, ``og:type``) and ``declared_body``: the
-kept lines the page's ``articleBody`` does not hold are left out.  The package's one import
-of :mod:`scrapy_cetd.metadata`."""
+kept lines the page's ``articleBody`` does not hold are left out."""
 
 from __future__ import annotations
 
@@ -8,9 +7,8 @@ from itertools import accumulate, chain
 
 import numpy as np
 
-# The package's one import of the metadata: the rules read these from here.
-from ...metadata import article_body, is_byline, object_types, parse_date  # noqa: F401
 from ...page import Page
+from ...structured_data import article_body, object_types
 from .data import ARTICLE_TYPE, RESCUED_TAGS, WORD
 from .reading import outermost_of
 

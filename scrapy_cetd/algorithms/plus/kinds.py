@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from itertools import chain
 
 from ...page import BLOCK_TAGS, Page, element_text
+from ...structured_data import object_types
 from ..labels import stem_pattern
 from .data import (
     ADD_TO_CART,
@@ -19,7 +20,7 @@ from .data import (
     PRODUCT_NOISE_STEMS,
     PRODUCT_TYPES,
 )
-from .declared import object_types, og_type
+from .declared import og_type
 from .reading import class_and_id, joined_runs, label_text, outermost_of, short_runs, tag_positions
 from .texts import FORUM_STAT_MAX_CHARS, is_forum_stat
 

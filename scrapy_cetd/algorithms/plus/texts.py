@@ -5,6 +5,7 @@ statistic, a comment form's notice), each with the length beyond which it is nev
 from __future__ import annotations
 
 from ...page import Page
+from ...structured_data import is_byline, parse_date
 from .data import (
     AUTHOR_BOX,
     AUTHOR_BOX_WORDS,
@@ -27,7 +28,6 @@ from .data import (
     TO_READER,
     WORD,
 )
-from .declared import is_byline, parse_date
 from .reading import chars_in, holds_any
 
 #: ``datelines``: a dateline is a text of at most this many characters holding a date (a month
