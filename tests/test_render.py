@@ -269,7 +269,7 @@ def markdown_words(markdown: str) -> Counter[str]:
             fenced = not fenced
         elif not fenced:  # code keeps its asterisks: x**2
             parts = re.split(r"(`+[^`]*`+)", line)
-            line = "".join(part.strip("`") if part[:1] == "`" else re.sub(r"(?<!\\)\*+", "", part) for part in parts)
+            line = "".join(part.strip("`") if part[:1] == "`" else re.sub(r"(?<!\\)[*_]+", "", part) for part in parts)
         lines.append(line)
     markdown = re.sub(r"(?m)^[ >]*(?:\d+[.)]|[-*+]|#{1,6}|\||```+)(?= |$)", " ", "\n".join(lines))
     markdown = re.sub(r"!\[(?:\\.|[^\]\\])*\]\([^)\s]*\)", " ", markdown)
@@ -350,7 +350,7 @@ def test_markdown_structure() -> None:
     result = extract(ARTICLE, algorithm="cectd-ds", url="https://example.com/a/b", with_markdown=True)
     assert result.markdown == "\n".join(
         [
-            "# Big *news* today",
+            "# Big news today",  # a heading is a plain line: no emphasis inside
             "",
             "Hello [world](https://example.com/news/w.html), this is **bold**! (*see*) snake\\_case \\*stars\\*",
             "",
