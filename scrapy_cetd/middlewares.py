@@ -4,7 +4,8 @@ How a page gets from the downloader to the item pipeline, without HTML in meta o
 
 1. :class:`ContentAnnotationMiddleware` (downloader middleware, order 585, below the
    decompression middleware at 590 so it sees decoded bodies) recognises HTML responses,
-   decodes them with Scrapy's own encoding logic (``response.text``), parses them once and
+   decodes them as the library decodes bytes (a declared charset, else UTF-8 or the
+   detected encoding: :func:`scrapy_cetd.parsing.decode_html`), parses them once and
    builds the :class:`~scrapy_cetd.page.Page`.  The page is kept in a weak mapping keyed by
    the response's request (``Request`` and ``Response`` have ``__slots__``, so nothing can
    be attached to them); it lives exactly as long as the response.  ``response.meta`` gets
@@ -37,7 +38,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.misc import load_object
 
 from .page import Page
-from .parsing import EmptyDocument, correct_declared_encoding, decode_html, parse_html, sniff_binary
+from .parsing import EmptyDocument, decode_html, parse_html, sniff_binary
 from .settings import CetdConfig, ExtractionOptions, InvalidSetting
 
 if TYPE_CHECKING:
@@ -151,14 +152,12 @@ def _is_html(response: Response) -> bool:
 
 
 def _decoded_text(response: TextResponse) -> str:
-    """``response.text``, with a declared charset that does not fit the body corrected as
-    :func:`scrapy_cetd.parsing.decode_html` does; a charset that is no text encoding
-    (``charset=base64``: Scrapy's decoding raises) ignored as that function ignores it."""
-    try:
-        text = response.text
-    except (LookupError, UnicodeError):
-        return decode_html(response.body)[1]
-    return correct_declared_encoding(response.body, response.encoding, text)[1]
+    """The body decoded as :func:`scrapy_cetd.parsing.decode_html` decodes bytes, as
+    ``extract()`` does: a declared charset first (BOM, ``Content-Type``, ``<meta>``; as
+    ``response.text``), corrected where it does not fit the body; with none, UTF-8 or the
+    detected legacy encoding (a GBK page, which Scrapy's fallback reads as cp1252)."""
+    content_type = response.headers.get(b"Content-Type")
+    return decode_html(response.body, content_type.decode("latin-1") if content_type else None)[1]
 
 
 def response_skip_reason(response: Response, max_size: int) -> str | None:

@@ -22,6 +22,7 @@ from scrapy_cetd import (
     parse_html,
 )
 from scrapy_cetd.parsing import decode_html
+from tests.charset_pages import UNDECLARED_PAGES
 
 ARTICLE = (
     "<html><head><title>News</title></head><body><nav><a href='/'>Home</a> <a href='/w'>World</a></nav>"
@@ -83,6 +84,28 @@ def test_bytes_decoding_uses_declared_charset() -> None:
     html = "<html><head><meta charset='windows-1251'></head><body><p>Привет, мир! Это текст.</p></body></html>"
     assert "Привет, мир!" in extract(html.encode("windows-1251")).text
     assert "Привет" in extract(html.replace("windows-1251", "koi8-r").encode("koi8-r")).text
+
+
+@pytest.mark.parametrize(("name", "encoding", "page", "sentence"), UNDECLARED_PAGES, ids=lambda v: str(v)[:12])
+def test_a_page_in_a_legacy_encoding_that_declares_none_is_read_in_it(
+    name: str, encoding: str, page: bytes, sentence: str
+) -> None:
+    assert sentence in extract(page).text  # windows-1252, the fallback before detection, gave mojibake
+    assert extract(page.decode(encoding)).text == extract(page).text
+
+
+def test_a_long_menu_in_ascii_does_not_hide_the_text_from_the_detector() -> None:
+    _, encoding, page, sentence = next(case for case in UNDECLARED_PAGES if case[0] == "windows-1251")
+    page = page.replace(b"<nav>", b"<nav>" + b"<a href='/x'>Menu item</a> " * 300)
+    assert sentence in extract(page).text
+
+
+def test_a_declared_charset_wins_over_the_detected_one() -> None:
+    html = "<html><head><meta charset='koi8-r'></head><body><p>Привет, мир! Это текст о погоде.</p></body></html>"
+    body = html.encode("windows-1251")  # read as declared, as a browser reads it
+    assert extract(body).text == body.decode("koi8-r").split("<p>")[1].split("</p>")[0]
+    http = "text/html; charset=windows-1251"
+    assert extract(body, content_type=http).text == "Привет, мир! Это текст о погоде."  # the header first
 
 
 def test_content_type_charset_is_honoured() -> None:
