@@ -8,7 +8,7 @@ character other than XML whitespace; a run's text is that of its non-blank text 
 ``run_owner[k]`` (its DOM parent); its key is ``2 * i`` for the ``.text`` of element ``i``
 and ``2 * i + 1`` for its ``.tail``.
 
-The statistics are those of CETD (seed 000, section 3; ``ALGORITHMS.md`` section 1):
+The statistics are those of CETD (the CETD paper, section 3; docs/algorithms.md, CETD):
 characters ``C``, tags ``T``, link characters ``LC`` and link tags ``LT``, all in one
 iterative bottom-up pass, so a page nested 100,000 deep needs no recursion.  The ARIA
 ``role`` and ``aria-modal`` attributes are read in the cleaning pass, for algorithms that
@@ -53,10 +53,10 @@ __all__ = [
     "raw_text",
 ]
 
-#: Elements CETD counts as hyperlinks: links, buttons and drop-down lists (seed 000, 3.2).
+#: Elements CETD counts as hyperlinks: links, buttons and drop-down lists (the CETD paper, 3.2).
 LINK_TAGS = frozenset({"a", "button", "select"})
 
-#: Elements removed before counting, their tail text kept (``ALGORITHMS.md``, common ground),
+#: Elements removed before counting, their tail text kept (docs/algorithms.md, shared cleaning),
 #: and a ruby's annotations: ``<rp>`` is never shown (the HTML standard's style sheet hides
 #: it), ``<rt>`` is set above the base text, not in its line; read in the line they
 #: interleave it ("漢(かん)字じ" for "漢字"; trafilatura drops them too).
@@ -403,15 +403,15 @@ def _body_of(root: etree._Element) -> etree._Element:
 
 def counts_as_link_tag(is_link: bool, chars: int, tag_count: int, link_chars: int, link_tags: int) -> bool:
     """Whether an element adds 1 to its parent's ``LT``: it is a link, or its whole content
-    is link content (``LT = T``, ``LC = C``, ``LT != 0``; ``ALGORITHMS.md`` section 1)."""
+    is link content (``LT = T``, ``LC = C``, ``LT != 0``; docs/algorithms.md, CETD)."""
     return is_link or (link_tags != 0 and link_tags == tag_count and link_chars == chars)
 
 
 def cetd_counts(
     parent: Sequence[int], is_link: Sequence[bool], run_owner: Sequence[int], run_chars: Sequence[int]
 ) -> tuple[list[int], list[int], list[int], list[int]]:
-    """CETD's ``C``, ``T``, ``LC``, ``LT`` of every element (seed 000, 3.1-3.2), in one
-    reverse pass over preorder indices (``ALGORITHMS.md`` section 1); ``LT`` counts the
+    """CETD's ``C``, ``T``, ``LC``, ``LT`` of every element (the CETD paper, 3.1-3.2), in one
+    reverse pass over preorder indices (docs/algorithms.md, CETD); ``LT`` counts the
     children for which :func:`counts_as_link_tag` holds, plus their own ``LT``."""
     n = len(parent)
     chars = [0] * n
@@ -442,7 +442,7 @@ def cetd_counts(
 
 
 def _ln_ln(x: np.ndarray) -> np.ndarray:
-    """CTD's denominator ``ln(ln(x + e))`` (seed 000, Definition 2), a zero read as 1."""
+    """CTD's denominator ``ln(ln(x + e))`` (the CETD paper, Definition 2), a zero read as 1."""
     base = np.log(np.log(x + math.e))
     base[base == 0] = 1.0
     return base
@@ -466,7 +466,7 @@ def _float_array(counts: Sequence[int] | np.ndarray) -> np.ndarray:
 def composite_densities(
     chars: Sequence[int], tag_count: Sequence[int], link_chars: Sequence[int], link_tags: Sequence[int]
 ) -> np.ndarray:
-    """Composite text density (seed 000, Definition 2; ``ALGORITHMS.md`` section 1), as an
+    """Composite text density (the CETD paper, Definition 2; docs/algorithms.md, CETD), as an
     array.
 
     ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``
@@ -622,7 +622,7 @@ class Page:
         self._count()
 
     def _count(self) -> None:
-        """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""
+        """CETD statistics bottom-up (the CETD paper, 3.1-3.2), and each subtree's extent."""
         n = len(self.elements)
         self.is_link = list(map(LINK_TAGS.__contains__, self.tags))
         self.chars, self.tag_count, self.link_chars, self.link_tags = cetd_counts(
@@ -689,7 +689,7 @@ class Page:
 
     @cached_property
     def text_density(self) -> list[float]:
-        """``TD_i = C_i / T_i``, a zero ``T_i`` read as 1 (seed 000, Definition 1)."""
+        """``TD_i = C_i / T_i``, a zero ``T_i`` read as 1 (the CETD paper, Definition 1)."""
         return [c / (t or 1) if c else 0.0 for c, t in zip(self.chars, self.tag_count)]
 
     @cached_property
@@ -698,7 +698,7 @@ class Page:
         return composite_densities(self.chars, self.tag_count, self.link_chars, self.link_tags).tolist()
 
     def density_sum(self, density: Sequence[float] | np.ndarray, composite: bool) -> list[float]:
-        """DensitySum (seed 000, Definition 3): the sum of the children's densities.
+        """DensitySum (the CETD paper, Definition 3): the sum of the children's densities.
 
         Each run of the element's own text counts as a pseudo-child, as in the reference
         CETD: a run of ``L`` characters has TD ``L`` (no tags) and CTD

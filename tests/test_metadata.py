@@ -474,7 +474,7 @@ def test_urls_are_made_absolute_as_urljoin_does(url: str, base: str) -> None:
 
     from w3lib.url import safe_url_string
 
-    from scrapy_cetd.metadata import _absolute, _host_name
+    from scrapy_cetd.metadata.urls import _absolute, _host_name
 
     joined = urljoin(base, url)
     unsafe = any(not "\x21" <= ch <= "\x7e" or ch in '"<>\\^`{|}' for ch in joined)

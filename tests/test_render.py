@@ -198,7 +198,9 @@ def test_only_the_selected_subtrees_and_their_ancestors_are_in_the_html() -> Non
 def test_text_matches_a_walk_over_every_element_boundary(algorithm: str) -> None:
     for fixture in list(fixture_pages())[::3]:
         page = page_of(fixture.html)
-        selection = get_algorithm(algorithm).select(page, get_algorithm(algorithm).default_coefficient)
+        spec = get_algorithm(algorithm)
+        coefficient, params = spec.resolve(None, {})  # the defaults
+        selection = spec.select(page, coefficient, **params)
         if selection.lines is not None and not selection.subtrees and not selection.runs:
             continue
         selection.dedupe_min_chars = 0  # the reference does not de-duplicate
@@ -239,7 +241,7 @@ def render_all(page: Page, selection: Selection) -> tuple[str, str, str]:
 
 
 def test_no_repeated_line_inside_the_story_is_lost() -> None:
-    """Issue 14, item 5: a caption's words again in a results table, repeated prices and
+    """A caption's words again in a results table, repeated prices and
     names: single repeated lines are all kept, in the text, the HTML and the Markdown."""
     html = (
         "<body><article><figure><img src='k.jpg'><p>Kyle Busch</p></figure>"
@@ -310,7 +312,8 @@ def test_text_html_and_markdown_have_the_same_words(algorithm: str) -> None:
     spec = get_algorithm(algorithm)
     for fixture in fixture_pages():
         page = Page.from_tree(parse_html(fixture.html), fixture.url)
-        text, cleaned, markdown = render_all(page, spec.select(page, spec.default_coefficient))
+        coefficient, params = spec.resolve(None, {})  # the defaults
+        text, cleaned, markdown = render_all(page, spec.select(page, coefficient, **params))
         expected = words(text)
         assert markdown_words(markdown) == expected, fixture.page_id
         if cleaned:
@@ -443,7 +446,7 @@ def test_cleaned_html_declares_charset_keeps_lang_and_has_absolute_urls() -> Non
 
 
 def test_a_page_50000_deep_renders_in_linear_time() -> None:
-    """Issue 16, item 2: the nearest block of every run was found by walking up from it
+    """The nearest block of every run was found by walking up from it
     (3.1 s at 8,000 deep); each element is now visited once.  Run in a subprocess with a
     time limit: quadratic work would take minutes."""
     code = (

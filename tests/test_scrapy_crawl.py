@@ -11,7 +11,7 @@ import scrapy
 from scrapy.http import TextResponse
 
 import scrapy_cetd
-from scrapy_cetd.settings import DEFAULT_OUTPUT_FIELDS
+from scrapy_cetd.crawl.settings import DEFAULT_OUTPUT_FIELDS
 from tests.charset_pages import UNDECLARED_PAGES
 from tests.conftest import HUGE_PARAGRAPHS, CrawlResult, run_crawl, serve_routes
 from tests.scrapy_items import RIVER_FIRST, SITE, ArticleAttrs, ArticleData, ArticleItem
@@ -213,8 +213,7 @@ class PathsSpider(scrapy.Spider):
 
 
 def test_pages_in_legacy_encodings_that_declare_none_are_read_in_them(tmp_path: Path) -> None:
-    """Scrapy's own decoding reads such a body by its own guess; the crawl reads it as
-    ``extract()`` reads the bytes."""
+    """The crawl reads a body that declares no charset as ``extract()`` reads the bytes."""
     routes = {f"/{name}.html": (200, {"Content-Type": "text/html"}, page) for name, _, page, _ in UNDECLARED_PAGES}
     with serve_routes(routes) as url:
         result = run_crawl("tests.test_scrapy_crawl.PathsSpider", tmp_path, site_url=url, paths=list(routes))
