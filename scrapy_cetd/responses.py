@@ -1,10 +1,10 @@
 """HTTP responses as pages, without Scrapy: which are HTML, why one is skipped, and its text.
 
 The crawl's annotation middleware (:mod:`scrapy_cetd.crawl.middlewares`) gets responses
-typed and decoded by Scrapy; ``scrapy-cetd warc`` reads the same responses from archived
-records.  Both skip a response by :func:`skip_reason`, and :func:`response_kind` and
-:func:`response_text` type and decode a record as Scrapy 2.13+ types and decodes a downloaded
-response (``scrapy.responsetypes.ResponseTypes.from_args``, ``TextResponse.text``), so a page
+typed by Scrapy; ``scrapy-cetd warc`` reads the same responses from archived records.
+Both skip a response by :func:`skip_reason` and decode its body by :func:`page_text` (as
+``extract()`` decodes bytes), and :func:`response_kind` types a record as Scrapy 2.13+
+types a downloaded response (``scrapy.responsetypes.ResponseTypes.from_args``), so a page
 archived by a crawl gives the crawl's text (tests/test_responses.py compares them).  One
 difference: a URL's file extension is looked up in Python's table of types, where Scrapy
 reads a larger one of its own; it only counts for a response whose headers name no type
@@ -15,20 +15,11 @@ from __future__ import annotations
 
 import mimetypes
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
-from charset_normalizer import from_bytes
-from w3lib.encoding import (
-    html_body_declared_encoding,
-    html_to_unicode,
-    http_content_type_encoding,
-    read_bom,
-    resolve_encoding,
-)
+from .parsing import decode_html, sniff_binary
 
-from .parsing import correct_declared_encoding, decode_html, sniff_binary
-
-__all__ = ["page_text", "response_kind", "response_text", "skip_reason"]
+__all__ = ["page_text", "response_kind", "skip_reason"]
 
 # An HTML document's start: optional BOM, XML declaration and comments, then a doctype or <html>.
 _HTML_START = re.compile(
@@ -108,36 +99,10 @@ def skip_reason(kind: str, status: int, body: bytes, max_size: int) -> str | Non
     return None
 
 
-def _detected(data: bytes) -> str | None:
-    for encoding in ("ascii", "utf-8"):
-        try:
-            data.decode(encoding)
-        except UnicodeError:
-            continue
-        return resolve_encoding(encoding)
-    match = from_bytes(data).best()
-    return resolve_encoding(match.encoding) if match else None
-
-
-def response_text(headers: Mapping[str, str], body: bytes) -> tuple[str, str]:
-    """``(encoding, text)`` of a text response as Scrapy's ``TextResponse`` decodes it: the
-    encoding of a BOM, else the ``Content-Type``'s charset, else the one the markup declares,
-    else the one the bytes fit (ASCII, UTF-8, then a detector's guess).  A charset that is no
-    text encoding (``base64``) raises ``LookupError`` or ``UnicodeError``, as in Scrapy."""
-    content_type = headers.get("content-type", "")
-    declared = read_bom(body)[0] or http_content_type_encoding(content_type) or html_body_declared_encoding(body)
-    if declared:
-        return declared, html_to_unicode(f"charset={declared}", body)[1]
-    return html_to_unicode(content_type, body, auto_detect_fun=_detected, default_encoding="ascii")
-
-
-def page_text(body: bytes, read: Callable[[], tuple[str, str]]) -> str:
-    """The HTML text of a response: ``read()`` (Scrapy's decoding, or :func:`response_text`),
-    with a declared charset that does not fit the body corrected as
-    :func:`scrapy_cetd.parsing.decode_html` does; a charset that is no text encoding
-    ignored as that function ignores it."""
-    try:
-        encoding, text = read()
-    except (LookupError, UnicodeError):
-        return decode_html(body)[1]
-    return correct_declared_encoding(body, encoding, text)[1]
+def page_text(body: bytes, content_type: str | None) -> str:
+    """The HTML text of a response, decoded as :func:`scrapy_cetd.parsing.decode_html`
+    decodes the bytes given to ``extract()``: a declared charset first (BOM,
+    ``Content-Type``, ``<meta>``), corrected where it does not fit the body; with none,
+    UTF-8 or the legacy encoding detected in the page's text (``docs/charsets.md``), where
+    Scrapy's ``TextResponse.text`` has a guess of its own."""
+    return decode_html(body, content_type)[1]

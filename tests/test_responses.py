@@ -9,8 +9,10 @@ import pytest
 from scrapy.http import Headers, HtmlResponse, TextResponse
 from scrapy.responsetypes import responsetypes
 
+from scrapy_cetd import extract
 from scrapy_cetd.crawl.middlewares import _decoded_text, response_skip_reason
-from scrapy_cetd.responses import page_text, response_kind, response_text, skip_reason
+from scrapy_cetd.responses import page_text, response_kind, skip_reason
+from tests.charset_pages import UNDECLARED_PAGES
 
 PAGE = "<html><head><title>Café</title></head><body><p>Déjà vu – “quoted”</p></body></html>"
 #: Latin-1 can hold it.
@@ -73,10 +75,19 @@ def test_a_record_is_typed_and_skipped_as_scrapy_types_and_skips_it(
 
 
 @pytest.mark.parametrize(("headers", "url", "body"), [case for case in CASES if b"<" in case[2]])
-def test_a_record_is_decoded_as_scrapy_decodes_it(headers: dict[str, str], url: str, body: bytes) -> None:
+def test_a_record_is_decoded_as_the_crawl_decodes_it(headers: dict[str, str], url: str, body: bytes) -> None:
     named = {name.lower(): value for name, value in headers.items()}
     response = TextResponse(url=url, headers=Headers(headers), body=body)
-    assert page_text(body, lambda: response_text(named, body)) == _decoded_text(response)
+    assert page_text(body, named.get("content-type")) == _decoded_text(response)
+
+
+@pytest.mark.parametrize(("name", "encoding", "page", "sentence"), UNDECLARED_PAGES, ids=lambda v: str(v)[:12])
+def test_a_body_that_declares_no_charset_is_decoded_as_extract_decodes_it(
+    name: str, encoding: str, page: bytes, sentence: str
+) -> None:
+    response = TextResponse(url="http://a.test/", headers=Headers({"Content-Type": "text/html"}), body=page)
+    assert sentence in _decoded_text(response)
+    assert extract(_decoded_text(response)).text == extract(page).text
 
 
 def test_the_cases_cover_every_kind_and_reason() -> None:
@@ -87,5 +98,4 @@ def test_the_cases_cover_every_kind_and_reason() -> None:
         reasons.add(skip_reason(response_kind(named, url, body), 200, body, 0))
     assert kinds == {"html", "text", "other"}
     assert reasons == {None, "non_html", "empty", "binary"}
-    with pytest.raises((LookupError, UnicodeError)):
-        response_text({"content-type": "text/html; charset=base64"}, PAGE.encode())
+    assert page_text(PAGE.encode(), "text/html; charset=base64") == PAGE  # no text encoding: ignored

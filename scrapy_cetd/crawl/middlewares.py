@@ -4,7 +4,8 @@ How a page gets from the downloader to the item pipeline, without HTML in meta o
 
 1. :class:`ContentAnnotationMiddleware` (downloader middleware, order 585, below the
    decompression middleware at 590 so it sees decoded bodies) recognises HTML responses,
-   decodes them with Scrapy's own encoding logic (``response.text``), parses them once and
+   decodes them as ``extract()`` decodes bytes (:func:`scrapy_cetd.responses.page_text`),
+   parses them once and
    builds the :class:`~scrapy_cetd.page.Page`.  The page is kept in a weak mapping keyed by
    the response's request (``Request`` and ``Response`` have ``__slots__``, so nothing can
    be attached to them); it lives exactly as long as the response.  ``response.meta`` gets
@@ -140,8 +141,11 @@ def get_page(response: Response) -> Page | None:
 
 
 def _decoded_text(response: TextResponse) -> str:
-    """``response.text``, corrected as :func:`scrapy_cetd.responses.page_text` corrects it."""
-    return page_text(response.body, lambda: (response.encoding, response.text))
+    """The body decoded by :func:`scrapy_cetd.responses.page_text`, as ``extract()`` decodes
+    bytes (not ``response.text``: for a body that declares no charset, Scrapy has a guess
+    of its own)."""
+    content_type = response.headers.get(b"Content-Type")
+    return page_text(response.body, content_type.decode("latin-1") if content_type else None)
 
 
 def response_skip_reason(response: Response, max_size: int) -> str | None:

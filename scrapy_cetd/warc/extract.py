@@ -6,8 +6,8 @@
     item, skip = extract_record(warc_headers, block, options)   # block: the HTTP message bytes
 
 An HTML response is recognised and decoded as the crawl's annotation middleware recognises
-and decodes it (:mod:`scrapy_cetd.responses`: Content-Type, then sniffing; the charset from
-the HTTP header, corrected as the crawl corrects it), and extracted with the same call the
+and decodes it (:mod:`scrapy_cetd.responses`: Content-Type, then sniffing; the body decoded
+as ``extract()`` decodes bytes), and extracted with the same call the
 crawl's pipeline makes, so a page archived by a crawl gives the crawl's text.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 from ..api import DEFAULT_ALGORITHM, extract
 from ..limits import DEFAULT_MAX_SIZE
 from ..outputs import OUTPUTS, extraction_keywords, output_value
-from ..responses import page_text, response_kind, response_text, skip_reason
+from ..responses import page_text, response_kind, skip_reason
 from .reader import BodyDecodeError, decode_body, parse_http_response
 
 __all__ = ["ITEM_FIELDS", "WarcOptions", "error_item", "extract_record"]
@@ -94,7 +94,7 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
     if reason is not None:
         return None, reason
     result = extract(
-        page_text(body, lambda: response_text(named, body)),
+        page_text(body, named.get("content-type")),
         algorithm=options.algorithm,
         url=url,
         threshold_coefficient=options.threshold_coefficient,
