@@ -204,3 +204,36 @@ def test_an_article_under_a_site_first_title_keeps_its_headline() -> None:
     url = "https://dailyexample.com/2024/05/01/storm/"
     meta = meta_of(body=body, title="Daily Example - News you can trust", url=url)
     assert meta.title == "Storm closes the harbour bridge"
+
+
+# --- htmldate, the last fallback -----------------------------------------------------------
+
+ABBR_ONLY = '<h1>Bridge costs double</h1><p><abbr class="published" title="2021-03-23T10:00:00">23 Mar</abbr></p>'
+
+
+def test_htmldate_dates_a_page_our_sources_cannot() -> None:
+    pytest.importorskip("htmldate")
+    assert meta_of(body=ABBR_ONLY).date_published == "2021-03-23"
+
+
+def test_without_htmldate_that_page_has_no_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy_cetd.metadata import dates
+
+    monkeypatch.setattr(dates, "_htmldate_finder", lambda: None)
+    assert meta_of(body=ABBR_ONLY).date_published is None
+
+
+def test_a_date_of_ours_is_not_asked_of_htmldate(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy_cetd.metadata import dates
+
+    asked: list[object] = []
+
+    def failing(*args: object, **kwargs: object) -> str:
+        asked.append(args)
+        raise ValueError("a library failing on a page")
+
+    monkeypatch.setattr(dates, "_htmldate_finder", lambda: failing)
+    assert meta_of('<meta property="article:published_time" content="2020-01-02">').date_published == "2020-01-02"
+    assert not asked
+    assert meta_of(body=ABBR_ONLY).date_published is None  # its failure is no date, never ours
+    assert len(asked) == 1
