@@ -157,7 +157,8 @@ def test_dateline_near_the_headline() -> None:
     ("published", "modified", "shown", "expected"),
     [
         ("2024-05-01", "2024-06-10", "May 20, 2024", "2024-05-01"),  # a shown date unlike both: declared
-        ("2024-05-01", "2024-06-10", "Updated June 10, 2024", "2024-06-10"),  # the shown modified date
+        ("2024-05-01", "2024-06-10", "June 10, 2024", "2024-06-10"),  # the shown modified date, unmarked
+        ("2024-05-01", "2024-06-10", "Updated June 10, 2024", "2024-05-01"),  # marked as the modified one
         ("2024-05-01", "2024-06-10", "May 1, 2024 · Updated June 10, 2024", "2024-05-01"),  # both shown
         ("2025-12-01", "2025-12-01", "April 24, 2020", "2020-04-24"),  # a build stamp, an earlier date shown
         ("2025-12-01", "2025-12-01", "December 20, 2025", "2025-12-01"),  # a later shown date: declared

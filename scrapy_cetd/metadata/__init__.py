@@ -120,7 +120,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
     _from_metas(metas, found)
     site_name = found.get("site_name") or found.get("ld_site")
     headline = find_headline(page, found, site_name)
-    signed_by_site = _signed_by_site(found, headline.site_names)
+    signed_by_site = _signed_by_site(found, headline.site_names, page.url)
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
     users: list[etree._Element] = []
@@ -129,7 +129,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         scanned = _headline_region(page, headline.element)
         props, bylines, users = _scan(page, headline.element, not found.get("author_candidates") or signed_by_site)
         _from_microdata(props, found)
-    authors = find_authors(page, headline, found, bylines, users, scanned, signed_by_site)
+    authors, organisation = find_authors(page, headline, found, bylines, users, scanned, signed_by_site)
     date_published, date_modified = find_dates(page, headline.run, found)
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
     base = page.base_url
@@ -139,7 +139,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         date_published=date_published,
         date_modified=date_modified,
         language=page_language(page, found, text),
-        site_name=site_name,
+        site_name=site_name or organisation,
         description=plain_text(found.get("description")),
         canonical_url=_absolute(canonical, base),
         image=_absolute(found.get("image"), base),

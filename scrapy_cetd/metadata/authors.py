@@ -45,6 +45,7 @@ from .dates import _date_runs
 from .headline import _NEAR_HEADLINE, _USER_NAME_CLASS, DATELINE_RUNS
 from .microdata import _ITEMPROP_NAME, _value_of
 from .titles import Headline
+from .urls import _PLAIN_HOST
 
 #: At most this many author values are read from one source, and names kept: a byline
 #: names a few people (JSON-LD lists are read to 20 too); 10^5 ``<meta name=author>``
@@ -131,6 +132,22 @@ def _looks_like_a_name(text: str) -> bool:
 _OPTION_TAGS = frozenset(("option", "optgroup"))
 
 
+#: A run between two names of a byline: a comma, "&", "and" (or its word in a few languages).
+_NAME_LIST_SEPARATOR = re.compile(r"^(?:[,;&]|and|und|et|y|e|i|og|en)$", re.IGNORECASE)
+
+
+def _listed(texts: list[str], first: int, stop: int) -> str:
+    """Run ``first`` with the names listed after it, each in a run of its own behind a
+    separator run (:data:`_NAME_LIST_SEPARATOR`): "By" "Stefan Becket" "," "Kathryn
+    Watson" "," "Grace Segers", the names being links."""
+    parts = [texts[first]]
+    j = first + 1
+    while j + 1 < stop and len(parts) < 2 * _MAX_AUTHORS and _NAME_LIST_SEPARATOR.match(texts[j]):
+        parts += (texts[j], texts[j + 1])
+        j += 2
+    return " ".join(parts)
+
+
 def _author_near_headline(page: Page, start: int | None, before: int, after: int) -> list[str]:
     """Names in a "By NAME" text run near the first ``<h1>`` (or a "By"/"Written by" run
     followed by the name's run; the dateline's window), when no markup names the author.
@@ -145,9 +162,9 @@ def _author_near_headline(page: Page, start: int | None, before: int, after: int
         if len(text) > 120 or page.tags[page.run_owner[k]] in _OPTION_TAGS:
             continue
         if BY_LINE.match(text):
-            names = clean_author(text)
+            names = clean_author(_listed(texts, k, stop))
         elif _BY_LABEL.match(text) and k + 1 < stop:
-            names = clean_author(texts[k + 1])
+            names = clean_author(_listed(texts, k + 1, stop))
         else:
             continue
         if names and all(_looks_like_a_name(name) for name in names):
@@ -276,16 +293,38 @@ def _from_byline(bylines: list[etree._Element], found: dict[str, Any]) -> None:
                 return
 
 
-def _signed_by_site(found: dict[str, Any], site_names: Iterable[str | None]) -> bool:
-    """Whether the most trusted author is the site itself: a JSON-LD ``Organization``, or
-    names that are the site's name, its publisher's or its host's."""
+def _signed_by_site(found: dict[str, Any], site_names: Iterable[str | None], url: str | None = None) -> bool:
+    """Whether the most trusted author is the site itself (:func:`_names_the_site`)."""
     candidates = found.get("author_candidates")
-    if not candidates:
-        return False
-    if candidates[0] is found.get("ld_organisation"):
-        return True
+    return bool(candidates) and _names_the_site(candidates[0], found, _author_site_keys(site_names, url))
+
+
+#: A domain ending written after a site's name ("futurezone.at", "BRIGITTE.de").
+_DOMAIN_ENDING = re.compile(r"\.[a-z]{2,3}$", re.IGNORECASE)
+
+
+def _author_site_keys(site_names: Iterable[str | None], url: str | None) -> set[str]:
+    """The site's names as keys (:func:`~scrapy_cetd.structured_data.names.site_keys`), and
+    its whole host without "www." ("speicherguide.de")."""
     keys = site_keys(site_names)
-    return all(name_key(name) in keys for name in candidates[0])
+    host = _PLAIN_HOST.match(url or "")
+    if host:
+        keys.add(name_key(host[1].lower().removeprefix("www.")))
+    return keys
+
+
+def _names_the_site(names: list[str], found: dict[str, Any], keys: set[str]) -> bool:
+    """Whether an author list names the site, not a person: a JSON-LD ``Organization``
+    (or another type that is no person), or names that are each the site's name, its
+    publisher's or its host's, a domain ending allowed ("Spiegel Online", "futurezone.at")."""
+    if names is found.get("ld_organisation"):
+        return True
+    return all(name_key(name) in keys or name_key(_DOMAIN_ENDING.sub("", name)) in keys for name in names)
+
+
+def _has_person(found: dict[str, Any], keys: set[str]) -> bool:
+    """Whether a source has named a person (:func:`_names_the_site`)."""
+    return any(not _names_the_site(names, found, keys) for names in found.get("author_candidates", ()))
 
 
 #: How many of the shown bylines are read for a person when the site signs the page: the
@@ -327,22 +366,37 @@ def _put_shown_byline_first(page: Page, headline_run: int | None, found: dict[st
     if not shown or not all(len(name.split()) > 1 for name in shown):
         return
     declared = [name_key(name) for name in found["author_candidates"][0]]
-    if not any(a in b or b in a for a in map(name_key, shown) for b in declared):
+    shown_keys = [name_key(name) for name in shown]
+    if not any(a in b or b in a for a in shown_keys for b in declared):
         found["author_candidates"].insert(0, shown)
+    elif len(shown) > len(declared) and all(any(b in a for a in shown_keys) for b in declared):
+        found["author_candidates"].insert(0, shown)  # every person of the byline, not the first only
 
 
-def _authors(found: dict[str, Any]) -> list[str]:
-    """The most trusted author list.  (An author equal to the site's name is kept: the
-    dev labels name the organisation when it signs its own pages.)"""
-    for names in found.get("author_candidates", ()):
-        return names
-    return []
+#: A name of two to four words and, after a full stop, the outlet it wrote for: "Finian
+#: Cunningham. Sputnik International" (an initial's stop, "John F. Kennedy", is none).
+_OUTLET_AFTER_NAME = re.compile(r"^((?:[^\W\d_][\w'’-]+ ){1,3}[^\W\d_][\w'’-]+)\. [A-Z].*$")
+
+
+def _without_outlet(name: str) -> str:
+    """``name`` without an outlet glued to it after a full stop (:data:`_OUTLET_AFTER_NAME`)."""
+    return _OUTLET_AFTER_NAME.sub(r"\1", name) if ". " in name else name
+
+
+def _authors(found: dict[str, Any], keys: set[str]) -> tuple[list[str], str | None]:
+    """The most trusted author list that names a person, and the organisation's name when
+    only the site signs the page (:func:`_names_the_site`): an organisation is no author."""
+    candidates = found.get("author_candidates", ())
+    for names in candidates:
+        if not _names_the_site(names, found, keys):
+            return list(dict.fromkeys(map(_without_outlet, names))), None
+    return [], (candidates[0][0] if candidates else None)
 
 
 def find_authors(
     page: Page, headline: Headline, found: dict[str, Any], bylines: list[etree._Element],
     users: list[etree._Element], scanned: tuple[int, int], signed_by_site: bool,
-) -> list[str]:
+) -> tuple[list[str], str | None]:
     """The authors, from the first source that names any, in this order: the declared
     ones (JSON-LD, ``<meta>``, microdata: in ``found``), with the person a shown byline
     names put first when the site signs the page (:func:`_put_people_first`) or when the
@@ -350,24 +404,28 @@ def find_authors(
     (:func:`_from_byline`); a "By NAME" run at the headline (:func:`_author_near_headline`);
     a name beside the dateline's date (:func:`_name_beside_the_date`); an
     ``itemprop=author`` before or after the headline's region (:func:`_first_in_body`); a
-    signature after the text (:func:`_signed_after_the_text`); a forum's user name."""
+    signature after the text (:func:`_signed_after_the_text`); a forum's user name.  A
+    source that names only the site (a JSON-LD ``Organization``, the site's name:
+    :func:`_names_the_site`) names no author: the next is read, and failing all, the
+    organisation's name is returned second, for the site's name."""
     run = headline.run
+    keys = _author_site_keys(headline.site_names, page.url)
     if signed_by_site:
         _put_people_first(page, bylines, run, headline.site_names, found)
-    elif found.get("author_candidates"):
+    elif _has_person(found, keys):
         _put_shown_byline_first(page, run, found)
-    if not found.get("author_candidates"):
+    if not _has_person(found, keys):
         _from_byline(bylines, found)
-    if not found.get("author_candidates"):
+    if not _has_person(found, keys):
         _put(found, "authors", _author_near_headline(page, run, *DATELINE_RUNS))
-    if not found.get("author_candidates"):
+    if not _has_person(found, keys):
         topics = [*found.get("tags", ()), *filter(None, [found.get("section")])]
         _put(found, "authors", _name_beside_the_date(page, run, headline.site_names, headline.declared_source, topics))
-    if not found.get("author_candidates"):
+    if not _has_person(found, keys):
         in_microdata, user = _first_in_body(page, headline.element, scanned, users)
         _put(found, "authors", in_microdata)
-        if not found.get("author_candidates"):
+        if not _has_person(found, keys):
             _put(found, "authors", _signed_after_the_text(page, run))
-        if not found.get("author_candidates"):
+        if not _has_person(found, keys):
             _put(found, "authors", user)
-    return _authors(found)
+    return _authors(found, keys)

@@ -13,7 +13,9 @@ Order of strategies for the publish date (:func:`find_dates`):
 4. else a date shown up to :data:`~.headline.NEAR_HEADLINE_RUNS` runs after the headline;
 5. else the URL's date (:func:`date_from_url`);
 6. else a date labelled "Published" anywhere after the headline
-   (:func:`_published_label_after`).
+   (:func:`_published_label_after`);
+7. else, with htmldate installed (the ``metadata`` extra), htmldate's date
+   (:func:`_htmldate`).
 
 The modified date is the declared one unless it falls before the publish date
 (:func:`_modified_after`).  How a date reads is
@@ -22,11 +24,14 @@ The modified date is the declared one unless it falls before the publish date
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import compress, islice
 from typing import Any
 from urllib.parse import urlsplit
+
+from lxml import etree
 
 from ..page import Page, element_text
 from ..structured_data.dates import parse_date, valid_day
@@ -34,10 +39,12 @@ from ..structured_data.text import DIGIT
 from .common import _put
 from .headline import DATELINE_RUNS, NEAR_HEADLINE_RUNS, _first_with_tag
 
-#: Dates in URLs: ``/2024/05/01/``, ``/2024-05-01``, ``/20240501/``.
+#: Dates in URLs: ``/2024/05/01/``, ``/2024-05-01``, ``/20240501/``, ``/2024-05/01/``,
+#: ``/2024/0501/`` and ``/t20240501_`` (Chinese news and government sites).
 _URL_DATE = re.compile(
     r"/(?P<y>(?:19|20)\d\d)[/_-](?P<m>[01]?\d)[/_-](?P<d>[0-3]?\d)(?:[/_-]|\.html?|$)"
-    r"|[/_-](?P<y2>(?:19|20)\d\d)(?P<m2>[01]\d)(?P<d2>[0-3]\d)(?:[/_-]|\.html?|$)"
+    r"|[/_-]t?(?P<y2>(?:19|20)\d\d)(?P<m2>[01]\d)(?P<d2>[0-3]\d)(?:[/_-]|\.html?|$)"
+    r"|/(?P<y3>(?:19|20)\d\d)/(?P<m3>[01]\d)(?P<d3>[0-3]\d)/"
 )
 
 
@@ -55,8 +62,10 @@ def date_from_url(url: str | None) -> str | None:
         return None
     if match["y"]:
         day = valid_day(int(match["y"]), int(match["m"]), int(match["d"]))
-    else:
+    elif match["y2"]:
         day = valid_day(int(match["y2"]), int(match["m2"]), int(match["d2"]))
+    else:
+        day = valid_day(int(match["y3"]), int(match["m3"]), int(match["d3"]))
     return day.isoformat() if day else None
 
 
@@ -109,6 +118,51 @@ def _labelled_as_other_date(texts: list[str], k: int) -> bool:
     return False
 
 
+#: "Updated" (or "Modified", "Last updated") before a date, also in other languages:
+#: "Aktualisiert", "Mis à jour", "Actualizado", "Atualizado", "Aggiornato", "Bijgewerkt",
+#: "Zaktualizowano", "Обновлено", "Päivitetty", "Güncellenme", "Frissítve".  A date so
+#: labelled is the modified one, never the publish date.
+_UPDATE_LABEL = re.compile(
+    r"^(?:(?:last\s+)?(?:updated|modified|edited)|aktualisiert|zuletzt\s+aktualisiert|mis\s+à\s+jour|actualizado"
+    r"|atualizado|aggiornato|bijgewerkt|zaktualizowano|обновлено|päivitetty|güncellenme|frissítve)\b",
+    re.IGNORECASE,
+)
+#: A class or ``itemprop`` that marks an element as the modified date.
+_UPDATE_MARK = re.compile(r"updated|modified|dateUpdated|dateModified", re.IGNORECASE)
+
+
+def _marked_as_update(page: Page, run: int) -> bool:
+    """Whether text run ``run``'s date is the modified one: labelled so in the run or the
+    one before (:data:`_UPDATE_LABEL`), or its element or that element's parent marked so
+    by its ``itemprop`` or class (:data:`_UPDATE_MARK`: ``<time itemprop="dateUpdated">``,
+    ``<span class="updated">``)."""
+    texts = page.run_collapsed
+    if _UPDATE_LABEL.match(texts[run]) or (run > 0 and _UPDATE_LABEL.match(texts[run - 1])):
+        return True
+    k = page.run_owner[run]
+    for _ in range(2):
+        if k < 0:
+            break
+        element = page.elements[k]
+        if _UPDATE_MARK.search(element.get("itemprop") or "") or _UPDATE_MARK.search(element.get("class") or ""):
+            return True
+        k = page.parent[k]
+    return False
+
+
+def _time_is_update(page: Page, k: int) -> bool:
+    """Whether the ``<time>`` element ``k`` is the modified date (:func:`_marked_as_update`
+    of its text run, or its own ``itemprop`` or class)."""
+    element = page.elements[k]
+    if _UPDATE_MARK.search(element.get("itemprop") or "") or _UPDATE_MARK.search(element.get("class") or ""):
+        return True
+    try:
+        run = page.run_key.index(2 * k)
+    except ValueError:
+        return False
+    return _marked_as_update(page, run)
+
+
 def _time_labelled_as_other_date(page: Page, k: int) -> bool:
     """Whether the ``<time>`` element ``k``'s text run has a label of :data:`_OTHER_DATE_LABEL`."""
     try:
@@ -119,11 +173,12 @@ def _time_labelled_as_other_date(page: Page, k: int) -> bool:
 
 
 #: "Published" (or "Posted", "Created") before a date, also in other languages: "Veröffentlicht
-#: am", "Publié le", "Publicado el", "Pubblicato il", "Gepubliceerd op", "Opublikowano",
+#: am", "Erstellt am", "Publié le", "Publicado el", "Pubblicato il", "Gepubliceerd op", "Opublikowano",
 #: "Опубликовано", "Julkaistu", "Yayınlanma", "Publicat".  The first letters are tested
 #: first: mapped over every run of a page, the pattern took 0.75 us a run, 0.43 us so.
 _PUBLISHED_LABEL = re.compile(
-    r"^(?=[fpcvgojyо])(?:(?:first\s+)?(?:published|posted|created)(?:\s+on)?|veröffentlicht(?:\s+am)?|publié(?:\s+le)?"
+    r"^(?=[fpcvgojyоe])(?:(?:first\s+)?(?:published|posted|created)(?:\s+on)?|veröffentlicht(?:\s+am)?|publié(?:\s+le)?"
+    r"|erstellt(?:\s+am)?"
     r"|publicado(?:\s+(?:el|em))?|pubblicato(?:\s+il)?|gepubliceerd(?:\s+op)?|opublikowano|опубликовано|julkaistu"
     r"|yayınlanma(?:\s+tarihi)?|publicat(?:\s+pe)?)\s*:?(?:\s|$)",
     re.IGNORECASE,
@@ -197,13 +252,24 @@ def _check_declared_date(page: Page, start: int | None, found: dict[str, Any]) -
         return
     if declared[:10] in days:
         return
-    if modified and modified[:10] in days:
+    if modified and modified[:10] in days and not _shown_as_update(page, start, modified[:10]):
         found["date_published"] = modified
     elif days[0] < declared[:10]:
         found["date_published"] = visible[0]
 
 
 _DATELINE_MAX_CHARS = 80
+
+
+def _shown_as_update(page: Page, start: int, day: str) -> bool:
+    """Whether every dateline run showing ``day`` marks it as the modified date
+    (:func:`_marked_as_update`: "Updated", ``<time itemprop="dateUpdated">``): then it is
+    no sign that the page's publish date is that day."""
+    texts = page.run_collapsed
+    before, after = DATELINE_RUNS
+    runs = [k for k, value in _date_runs(texts, max(0, start - before), min(len(texts), start + after + 1))
+            if value[:10] == day]
+    return bool(runs) and all(_marked_as_update(page, k) for k in runs)
 
 
 def _modified_after(modified: str | None, published: str | None) -> str | None:
@@ -215,6 +281,35 @@ def _modified_after(modified: str | None, published: str | None) -> str | None:
     return modified
 
 
+@functools.cache
+def _htmldate_finder() -> Callable[..., Any] | None:
+    """htmldate's ``find_date`` when installed (the ``metadata`` extra), else ``None``
+    (looked up once: a failed import searches the path again every time)."""
+    try:
+        from htmldate import find_date
+    except ImportError:
+        return None
+    return find_date
+
+
+def _htmldate(page: Page) -> str | None:
+    """Failing every source of ours, htmldate's date, in its fast mode (``original_date``,
+    no ``extensive_search``), read from the page model's tree written out again (htmldate
+    prunes a tree it is given in place).  Measured as the first source and as the last
+    fallback on the three dev sets: the fallback is the better (docs/metadata.md)."""
+    find_date = _htmldate_finder()
+    if find_date is None:
+        return None
+    try:
+        value = find_date(
+            etree.tostring(page.root, encoding="unicode", method="html"),
+            url=page.url, original_date=True, extensive_search=False,
+        )
+    except Exception:  # a library on hostile input: its failure is no date, never ours
+        return None
+    return parse_date(value)
+
+
 def find_dates(page: Page, run: int | None, found: dict[str, Any]) -> tuple[str | None, str | None]:
     """The publish and modified dates.  The publish date, in this order: the declared
     one (JSON-LD, ``<meta>``, microdata: in ``found``); else the first ``<time>`` not
@@ -223,20 +318,27 @@ def find_dates(page: Page, run: int | None, found: dict[str, Any]) -> tuple[str 
     takes the dateline's date when nothing is declared); else a date shown up to
     :data:`~.headline.NEAR_HEADLINE_RUNS` runs after the headline; else the URL's date
     (:func:`date_from_url`); else a date labelled "Published" anywhere after the headline
-    (:func:`_published_label_after`).  The modified date is the declared one, unless it
+    (:func:`_published_label_after`); else, with htmldate installed, its date
+    (:func:`_htmldate`).  The modified date is the declared one, unless it
     falls before the publish date (:func:`_modified_after`)."""
     if not found.get("date_published"):
         for k in _first_with_tag(page, "time", _MAX_TIMES):
             element = page.elements[k]
             value = parse_date(element.get("datetime") or element_text(element))
-            if value and not _time_labelled_as_other_date(page, k):
-                found["date_published"] = value
-                break
+            if not value or _time_labelled_as_other_date(page, k):
+                continue
+            if _time_is_update(page, k):
+                _put(found, "date_modified", value)
+                continue
+            found["date_published"] = value
+            break
     _check_declared_date(page, run, found)
     if not found.get("date_published"):
         late = _dates_near_headline(page, run, *NEAR_HEADLINE_RUNS, first_only=True)
         _put(found, "date_published", (late[0] if late else None) or date_from_url(page.url))
     if not found.get("date_published"):
         _put(found, "date_published", _published_label_after(page, run or 0))
+    if not found.get("date_published"):
+        _put(found, "date_published", _htmldate(page))
     published = found.get("date_published")
     return published, _modified_after(found.get("date_modified"), published)

@@ -14,7 +14,9 @@ from ..structured_data.dates import parse_date
 from ..structured_data.names import clean_author
 from .common import _put
 
-_MICRODATA_PROPS = frozenset({"headline", "author", "creator", "datePublished", "dateCreated", "dateModified"})
+_MICRODATA_PROPS = frozenset(
+    {"headline", "author", "creator", "datePublished", "dateCreated", "dateModified", "dateUpdated"}
+)
 
 
 #: A microdata item's ``name`` property (an ``author`` item's name), compiled once.
@@ -29,6 +31,10 @@ def _value_of(element: etree._Element) -> str:
     return element_text(element)
 
 
+#: The properties of a modified date: schema.org's, and the ``dateUpdated`` news sites write.
+_MODIFIED_PROPS = frozenset(("dateModified", "dateUpdated"))
+
+
 def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, Any]) -> None:
     authors: list[str] = []
     for prop, element in props:
@@ -39,7 +45,7 @@ def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, An
             authors = clean_author(_value_of(inner[0]) if inner else _value_of(element))
         elif prop == "headline":
             _put(found, "title", normalize_space(_value_of(element)))
-        elif prop == "dateModified":
+        elif prop in _MODIFIED_PROPS:
             _put(found, "date_modified", parse_date(_value_of(element)))
         else:
             _put(found, "date_published", parse_date(_value_of(element)))

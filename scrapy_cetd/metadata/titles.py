@@ -241,12 +241,20 @@ def find_headline(page: Page, found: dict[str, Any], site_name: str | None) -> H
     return Headline(h1, _headline_run(page, h1), names, declared_source, declared, declared_words, title_h1_texts)
 
 
+def _front_page(url: str | None) -> bool:
+    """Whether ``url`` is a site's front page (no path, no query): its title is its own,
+    not the top story's ``<h1>``, even when it is the site's name and a motto."""
+    host = _PLAIN_HOST.match(url or "")
+    return host is not None and url is not None and url[host.end(1) :] in ("", "/")
+
+
 def page_title(page: Page, headline: Headline, found: dict[str, Any], metas: dict[str, list[str]]) -> str | None:
     """The title, in this order: an ``<h1>`` the page declares as its title too
     (:func:`_confirmed_heading`); else the first ``<h1>``, without the site's name, when it
     agrees with the declared title (:data:`_H1_MIN_AGREEMENT`) and is no dated copy of it
     (:func:`_dated_copy`), or when the declared title is the site's name and a motto
-    (:func:`_site_first`); else the declared title (JSON-LD ``headline``, ``og:title`` and
+    (:func:`_site_first`; not on a front page, whose own title that is:
+    :func:`_front_page`); else the declared title (JSON-LD ``headline``, ``og:title`` and
     the other ``<meta>`` titles, the microdata's ``headline``, ``<title>``) without the
     site's name (:func:`strip_site_name`).  A forum's label ("Thread: ") is dropped."""
     names = headline.site_names
@@ -259,7 +267,7 @@ def page_title(page: Page, headline: Headline, found: dict[str, Any], metas: dic
         heading = next(filter(None, headline.title_h1_texts), None)
         heading = _without_glued_part(strip_site_name(unescape(heading), names), page.title)
         if heading and declared and _agreement(heading, declared_words) < _H1_MIN_AGREEMENT:
-            if not _site_first(headline.declared_source, names):  # else the declared title is the site's motto
+            if _front_page(page.url) or not _site_first(headline.declared_source, names):  # else a motto
                 heading = None  # an <h1> unlike the declared title is a section's or the site's heading
         elif heading and declared and _dated_copy(heading, declared):
             heading = None

@@ -31,7 +31,7 @@ _TEXT_DATES = (
     # 4 May 2023 / 4. Mai 2023 / 4 de mayo de 2023 / 19-Dec-2025 / 4th of May, 2023
     re.compile(
         r"\b(?P<d>[0-3]?\d)" + _ORDINAL + r"\.?(?:\s+of|\s+de)?(?:\s+|-)" + _MONTH_NAME
-        + r"(?:,?\s+(?:de\s+)?|-)(?P<y>(?:19|20)\d\d)\b",
+        + r"(?:[,،]?\s+(?:de\s+)?|-)(?P<y>(?:19|20)\d\d)\b",
         re.IGNORECASE,
     ),
     # 2023-May-04 / 2023. május 4. (Hungarian, the year first)
@@ -64,6 +64,10 @@ _MIN_YEAR = 1995
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
+#: Arabic-Indic and Persian digits as ASCII ones ("٢٣ مارس ٢٠٢١", "۲۳ مارس ۲۰۲۱").
+_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "0123456789" * 2)
+
+
 def valid_day(year: int, month: int, day: int) -> date | None:
     try:
         value = date(year, month, day)
@@ -88,6 +92,8 @@ def parse_date(text: Any) -> str | None:
     if not isinstance(text, str):
         return None
     text = text.strip()[:200]
+    if not text.isascii():
+        text = text.translate(_DIGITS)
     if not _YEAR.search(text):  # each pattern below has one: most text runs fail here at once
         return None
     match = _ISO.search(text)

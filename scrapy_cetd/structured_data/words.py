@@ -41,6 +41,31 @@ MONTHS = {
     )
     for name in names.split()
 }
+#: The Gregorian months in Arabic (Egyptian and Gulf, Maghreb and Levantine names of one
+#: word) and Persian.
+MONTHS.update(
+    {
+        name: number
+        for number, names in enumerate(
+            (
+            "يناير جانفي ژانویه",
+            "فبراير فيفري شباط فوریه",
+            "مارس آذار",
+            "أبريل ابريل إبريل نيسان أفريل آوریل",
+            "مايو ماي أيار",
+            "يونيو يونيه حزيران جوان ژوئن",
+            "يوليو يوليه تموز جويلية ژوئیه جولای",
+            "أغسطس اغسطس أوت اوت آگوست",
+            "سبتمبر أيلول سپتامبر",
+            "أكتوبر اكتوبر اکتبر",
+            "نوفمبر نوامبر",
+            "ديسمبر دجنبر دسامبر",
+            ),
+            1,
+        )
+        for name in names.split()
+    }
+)
 
 
 #: Words that make a byline fragment a job title, a role or a date rather than a name
