@@ -38,6 +38,10 @@ def moved_module(old: str, new: str) -> Callable[[str], Any]:
     in the module ``new`` (imported on first use) and warns."""
 
     def __getattr__(name: str) -> Any:
+        # A module attribute (``__file__``, ``__path__``: tools that scan sys.modules read them)
+        # is the alias's own, none when it has none; only the moved names are forwarded.
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
         module = importlib.import_module(new)
         try:
             value = getattr(module, name)
