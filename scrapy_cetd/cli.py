@@ -216,6 +216,7 @@ def _extract_command(args: argparse.Namespace) -> int:
                 diagnostics=args.diagnostics,
                 with_markdown=args.format == "markdown" or args.with_markdown,
                 with_comments=args.with_comments,
+                max_size=0,  # the file was read up to the crawl's CETD_MAX_SIZE
                 **params,
             )
         except Exception as exc:  # one page's failure is its own: the next file is read

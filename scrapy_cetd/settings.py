@@ -41,6 +41,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .api import DEFAULT_MAX_ELEMENTS  # the library's and the crawl's element limit
 from .registry import get_algorithm
 
 __all__ = [
@@ -87,10 +88,6 @@ DEFAULT_WORKERS = min(2, os.cpu_count() or 1)
 MAX_WORKERS = 64
 #: Seconds one page may take in a worker (``docs/operating.md``).
 DEFAULT_TIMEOUT = 10.0
-#: Pages with more elements are skipped (``too_many_elements``): a page model costs about
-#: 1.5 KB per element (1,000,000 ``<p>`` elements: 1.2 GB of RSS; 200,000: 0.3 GB), and the
-#: largest of the 1497 WCXB dev pages has 15,793.
-DEFAULT_MAX_ELEMENTS = 100_000
 
 #: Every ``CETD_*`` setting (docs/scrapy.md): another ``CETD_*`` name is a misspelling, and
 #: the crawl warns about it at start.

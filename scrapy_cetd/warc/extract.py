@@ -124,6 +124,7 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
         with_markdown="markdown" in options.outputs,
         with_metadata=any(name == "title" or name in METADATA_OUTPUTS for name in options.outputs),
         with_comments="comments" in options.outputs,
+        max_size=0,  # response_skip_reason applied the crawl's CETD_MAX_SIZE
         **dict(options.params),
     )
     if result.reason and result.reason.startswith(_UNPARSED):
