@@ -13,6 +13,9 @@ on).  A rule is kept when it helps both folds (docs/metadata.md): fold 1 is the 
 ``htmldate.find_date(..., original_date=True, extensive_search=False)`` on the pages where
 our rules find no date; its CPU time includes the ``lxml.html`` parse it needs (our page
 model's tree is not an ``HtmlElement``), added to the metadata's time on those pages.
+With htmldate installed, our metadata already falls back to it
+(:func:`scrapy_cetd.metadata.dates._htmldate`), so this option scores it a second time on
+nothing: it is for an environment without it.
 """
 
 from __future__ import annotations

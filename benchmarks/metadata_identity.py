@@ -4,8 +4,9 @@ and the CPU time of each as a ratio to lxml's parse of the same page (an A/B in 
     python benchmarks/metadata_identity.py ../shared/benchmarks/wcxb-dev
     python benchmarks/metadata_identity.py ../shared/benchmarks/wcxb-dev --split first-half --repeat 3
 
-The reference is ``scrapy_cetd/metadata.py`` at ``--reference`` (a git revision, default
-``fcedf1a``), imported beside the current module; each reads a page model of its own (built
+The reference is the metadata at ``--reference`` (a git revision, default ``fcedf1a``:
+``scrapy_cetd/metadata.py``, or the package ``scrapy_cetd/metadata/`` with the rest of that
+revision's ``scrapy_cetd``), imported beside the current module; each reads a page model of its own (built
 for each timing, its text extracted first, as ``evaluate --metadata`` times it:
 :func:`scrapy_cetd.evaluation.metadata._metadata_seconds`).  Every field of
 ``Metadata.to_dict()`` is compared; the pages that differ are listed and the exit status is
@@ -18,10 +19,14 @@ timing.)
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
+import io
 import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -35,13 +40,18 @@ from scrapy_cetd.parsing import parse_html
 
 
 def reference_module(revision: str) -> ModuleType:
-    """``scrapy_cetd/metadata.py`` at ``revision``, imported as ``scrapy_cetd._metadata_reference``
-    (its relative imports read the current package)."""
+    """The metadata at ``revision``: ``scrapy_cetd/metadata.py`` imported as
+    ``scrapy_cetd._metadata_reference`` (its relative imports read the current package),
+    or, at a revision where the metadata is a package, that revision's whole
+    ``scrapy_cetd`` extracted to a temporary directory and imported as
+    ``scrapy_cetd_reference``, whose ``metadata`` is returned."""
     root = Path(__file__).resolve().parent.parent
-    source = subprocess.run(
-        ["git", "-C", str(root), "show", f"{revision}:scrapy_cetd/metadata.py"],
-        check=True, capture_output=True, text=True,
-    ).stdout
+    shown = subprocess.run(
+        ["git", "-C", str(root), "show", f"{revision}:scrapy_cetd/metadata.py"], capture_output=True, text=True
+    )
+    if shown.returncode != 0:
+        return _reference_package(root, revision)
+    source = shown.stdout
     name = "scrapy_cetd._metadata_reference"
     spec = importlib.util.spec_from_loader(name, loader=None)
     assert spec is not None
@@ -50,6 +60,19 @@ def reference_module(revision: str) -> ModuleType:
     sys.modules[name] = module
     exec(compile(source, f"{revision}:scrapy_cetd/metadata.py", "exec"), module.__dict__)
     return module
+
+
+def _reference_package(root: Path, revision: str) -> ModuleType:
+    """``scrapy_cetd`` at ``revision`` as the package ``scrapy_cetd_reference``; its ``metadata``."""
+    directory = Path(tempfile.mkdtemp(prefix="metadata_reference_"))
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", revision, "scrapy_cetd"], check=True, capture_output=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(directory, filter="data")
+    (directory / "scrapy_cetd").rename(directory / "scrapy_cetd_reference")
+    sys.path.insert(0, str(directory))
+    return importlib.import_module("scrapy_cetd_reference.metadata")
 
 
 def timed(module: ModuleType, html: bytes, url: str | None) -> tuple[dict[str, Any], float]:
@@ -67,7 +90,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dataset")
     parser.add_argument("--split", choices=("first-half", "second-half"))
-    parser.add_argument("--reference", default="fcedf1a", help="git revision of the reference metadata.py")
+    parser.add_argument("--reference", default="fcedf1a", help="git revision of the reference metadata")
     parser.add_argument("--repeat", type=int, default=2, help="timings per page and version (the fastest kept)")
     args = parser.parse_args()
 

@@ -33,7 +33,8 @@ import py3langid
 from scrapy_cetd.api import extract_tree
 from scrapy_cetd.evaluation.datasets import load_dataset, read_page_html, select_pages
 from scrapy_cetd.evaluation.metadata import read_labels, score_date
-from scrapy_cetd.metadata import _language, extract_metadata
+from scrapy_cetd.metadata import extract_metadata
+from scrapy_cetd.metadata.language import _language
 from scrapy_cetd.page import Page, json_ld_objects
 from scrapy_cetd.parsing import decode_html, parse_html
 

@@ -8,25 +8,16 @@ from typing import Any
 from lxml import etree
 
 from .extraction import Extraction, Selection
+from .limits import DEFAULT_MAX_ELEMENTS, EXTRACT_MAX_SIZE
 from .metadata import extract_metadata
 from .page import Page
 from .parsing import EmptyDocument, markup_argument, parse_html, storable_url
 from .registry import get_algorithm
 from .render import render
 
-__all__ = ["DEFAULT_ALGORITHM", "DEFAULT_MAX_ELEMENTS", "EXTRACT_MAX_SIZE", "extract", "extract_page", "extract_tree"]
+__all__ = ["DEFAULT_ALGORITHM", "extract", "extract_page", "extract_tree"]
 
 DEFAULT_ALGORITHM = "cetd-plus"
-#: :func:`extract` gives an empty result (``too_large``) for longer markup: 8 MiB, over
-#: the largest page of the three dev sets (5.3 MB) and within a few hundred MB of memory
-#: for the parse of any markup (docs/operating.md: 16 MiB of nested ``<div>`` took 872 MB
-#: to parse, 8 MiB half that).  Crawls have their own, ``CETD_MAX_SIZE``.
-EXTRACT_MAX_SIZE = 8 * 1024 * 1024
-#: Pages with more elements give an empty result (``too_many_elements``), in :func:`extract`
-#: and in crawls (``CETD_MAX_ELEMENTS``): the parse, page model and algorithm cost 1.0-2.9 KB
-#: per element (docs/operating.md: 100,000 took 215-400 MB); the largest of the 1497 WCXB
-#: dev pages has 15,793.
-DEFAULT_MAX_ELEMENTS = 100_000
 
 
 def _empty(

@@ -1,4 +1,4 @@
-"""CEPR (seed 002): path statistics, TPR/ETPR histograms, weighted smoothing, selection."""
+"""CEPR (Wu, Li, Hu, Wu, CIKM 2013): path statistics, TPR/ETPR histograms, weighted smoothing, selection."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CETD (seed 000): threshold, ExtractContent, the variants, and quality on real pages."""
+"""CETD (Sun, Song, Liao, SIGIR 2011): threshold, ExtractContent, the variants, and quality on real pages."""
 
 from __future__ import annotations
 

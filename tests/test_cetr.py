@@ -1,4 +1,4 @@
-"""CETR (seed 001): tag ratios, smoothing, derivative, clustering, and the three variants."""
+"""CETR (Weninger, Hsu, Han, WWW 2010): tag ratios, smoothing, derivative, clustering, and the three variants."""
 
 from __future__ import annotations
 

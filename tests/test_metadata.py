@@ -51,7 +51,7 @@ def test_json_ld_graph_with_author_reference() -> None:
     assert meta.date_published == "2024-05-01T09:30:00+02:00" and meta.date_modified == "2024-05-02"
     assert meta.image == "https://news.example.com/img/bridge.jpg"
     assert meta.tags == ["bridge", "council"] and meta.section == "Local"
-    assert meta.page_type == "NewsArticle" and meta.site_name == "The Daily Example"
+    assert meta.declared_page_type == "NewsArticle" and meta.site_name == "The Daily Example"
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_opengraph_tags_only() -> None:
     meta = meta_of(page(head))
     assert meta.title == "Bridge costs double"
     assert meta.date_published == "2024-05-01T07:00:00+00:00"
-    assert meta.authors == ["Ann Lee"] and meta.page_type == "article" and meta.language == "en-GB"
+    assert meta.authors == ["Ann Lee"] and meta.declared_page_type == "article" and meta.language == "en-GB"
     assert meta.canonical_url == "https://news.example.com/story"
 
 
@@ -157,7 +157,8 @@ def test_dateline_near_the_headline() -> None:
     ("published", "modified", "shown", "expected"),
     [
         ("2024-05-01", "2024-06-10", "May 20, 2024", "2024-05-01"),  # a shown date unlike both: declared
-        ("2024-05-01", "2024-06-10", "Updated June 10, 2024", "2024-06-10"),  # the shown modified date
+        ("2024-05-01", "2024-06-10", "June 10, 2024", "2024-06-10"),  # the shown modified date, unmarked
+        ("2024-05-01", "2024-06-10", "Updated June 10, 2024", "2024-05-01"),  # marked as the modified one
         ("2024-05-01", "2024-06-10", "May 1, 2024 · Updated June 10, 2024", "2024-05-01"),  # both shown
         ("2025-12-01", "2025-12-01", "April 24, 2020", "2020-04-24"),  # a build stamp, an earlier date shown
         ("2025-12-01", "2025-12-01", "December 20, 2025", "2025-12-01"),  # a later shown date: declared
@@ -474,7 +475,7 @@ def test_urls_are_made_absolute_as_urljoin_does(url: str, base: str) -> None:
 
     from w3lib.url import safe_url_string
 
-    from scrapy_cetd.metadata import _absolute, _host_name
+    from scrapy_cetd.metadata.urls import _absolute, _host_name
 
     joined = urljoin(base, url)
     unsafe = any(not "\x21" <= ch <= "\x7e" or ch in '"<>\\^`{|}' for ch in joined)

@@ -16,16 +16,16 @@ from scrapy.utils.test import get_crawler
 
 import scrapy_cetd
 from scrapy_cetd import DEFAULT_ALGORITHM, Page
-from scrapy_cetd.addon import Addon
-from scrapy_cetd.middlewares import (
+from scrapy_cetd.crawl.addon import Addon
+from scrapy_cetd.crawl.middlewares import (
     ANNOTATION_META_KEY,
     RESPONSE_FLAG,
     ContentAnnotationMiddleware,
     ContentSpiderMiddleware,
     get_page,
 )
-from scrapy_cetd.pipelines import ContentExtractionPipeline, ExtractionPool
-from scrapy_cetd.settings import CetdConfig, InvalidSetting
+from scrapy_cetd.crawl.pipelines import ContentExtractionPipeline, ExtractionPool
+from scrapy_cetd.crawl.settings import CetdConfig, InvalidSetting
 from tests.scrapy_items import RIVER_FIRST, SITE, ArticleAttrs, ArticleData, ArticleItem
 
 RIVER = (SITE / "article-river.html").read_bytes()
@@ -207,7 +207,7 @@ def test_annotation_is_small_meta_a_flag_and_a_page() -> None:
 
 
 def test_result_is_shared_by_items_of_one_page_and_records_are_released() -> None:
-    from scrapy_cetd import middlewares
+    from scrapy_cetd.crawl import middlewares
 
     components = Components()
     response = components.download("http://site.test/river", RIVER)
@@ -328,7 +328,7 @@ def test_short_text_is_flagged_or_dropped() -> None:
 
 
 def test_extraction_errors_keep_the_item_or_drop_it(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
-    from scrapy_cetd import pipelines
+    from scrapy_cetd.crawl import pipelines
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("algorithm exploded")
@@ -382,7 +382,7 @@ def test_pipeline_without_the_spider_middleware_warns(caplog) -> None:
 
 
 def test_annotation_corrects_a_charset_label_that_does_not_fit_the_body() -> None:
-    from scrapy_cetd.middlewares import _decoded_text
+    from scrapy_cetd.crawl.middlewares import _decoded_text
 
     body = "<html><head><meta charset='utf-16'></head><body><p>Grüße aus Köln</p></body></html>".encode()
     response = HtmlResponse("https://example.com/", body=body)

@@ -62,7 +62,7 @@ NOISE_STEMS: tuple[str, ...] = (
     "breadcrumb",
 )
 
-#: Read only when the top block is an article (prose standing alone, cetd-plus rule 4c).
+#: Read only when the top block is an article (prose standing alone, cetd-plus ``items_after_article``).
 #: Measured on the tuning half's odd and even pages together (``docs/cetd-plus.md``):
 #: overall F1 0.8859 / 0.8861 -> 0.8863 / 0.8864, articles 0.9597 / 0.9562 -> 0.9600 /
 #: 0.9564, other pages up on both.  As noise stems, ``cta`` and ``promo`` lowered the
