@@ -3,7 +3,9 @@
 ``tests/quality_baseline.json`` pins, per scored set, each algorithm's mean F1 on the
 committed WCXB fixture pages and the default algorithm's on the dev sets beside the
 repository (``../shared/benchmarks`` from its root), each scored by the library's own
-evaluation (:func:`scrapy_cetd.evaluation.run_evaluation`, the dataset's own metric).
+evaluation (:func:`scrapy_cetd.evaluation.run_evaluation`, the dataset's own metric:
+WCXB's word bag on the fixtures, wcxb-dev and readability-pages, trafilatura's snippets on
+trafilatura-eval).
 ``tests/test_quality_gate.py`` measures them and fails when a score is more than
 ``tolerance`` (0.0005) below its pin: a drop of 0.001 fails.
 
@@ -55,6 +57,8 @@ SETS = {
     for s in (
         ScoredSet("fixtures", ROOT / "tests" / "fixtures" / "wcxb"),
         ScoredSet("wcxb-dev", BENCHMARKS / "wcxb-dev", (DEFAULT,)),
+        ScoredSet("trafilatura-eval", BENCHMARKS / "trafilatura-eval", (DEFAULT,)),
+        ScoredSet("readability-pages", BENCHMARKS / "readability-pages", (DEFAULT,)),
     )
 }
 
@@ -64,7 +68,7 @@ def measure(scored: ScoredSet, jobs: int = 2) -> dict[str, float]:
     from scrapy_cetd.evaluation import Extractor, load_dataset, run_evaluation
 
     dataset = load_dataset(scored.path)
-    metric = "word" if dataset.layout == "wcxb" else "shingle"
+    metric = dataset.metric
     extractors = [Extractor.algorithm(name) for name in scored.algorithm_names()]
     pages = dataset.pages
     run = run_evaluation(pages, extractors, metric=metric, layout=dataset.layout, jobs=min(jobs, len(pages)))

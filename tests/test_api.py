@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import inspect
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -21,6 +23,7 @@ from scrapy_cetd import (
     get_algorithm,
     parse_html,
 )
+from scrapy_cetd.limits import DEFAULT_MAX_ELEMENTS, EXTRACT_MAX_SIZE
 from scrapy_cetd.parsing import decode_html
 from tests.charset_pages import UNDECLARED_PAGES
 
@@ -388,7 +391,7 @@ def test_xml_declaration_in_text_input() -> None:
 def test_deeply_nested_page_loses_no_content() -> None:
     depth = 100_000
     html = "<html><body><p>top</p>" + "<div>" * depth + "deep text" + "</div>" * depth + "<p>end</p></body></html>"
-    result = extract(html, threshold_coefficient=0)
+    result = extract(html, threshold_coefficient=0, max_elements=0)
     assert result.text == "top\ndeep text\nend"
     assert result.html.count("<div>") == depth
 
@@ -409,6 +412,63 @@ def test_a_twenty_megabyte_page() -> None:
     body = nav + "<article>" + paragraph * (20_000_000 // len(paragraph)) + "</article>" + nav
     html = f"<html><head><title>Big</title></head><body>{body}</body></html>".encode()
     assert len(html) >= 20_000_000
-    result = extract(html, algorithm="cectd-ds")  # cetd-plus would emit the repeated paragraph once
+    assert extract(html, algorithm="cectd-ds").reason == "too_large"  # over the default 8 MiB
+    # cetd-plus would emit the repeated paragraph once
+    result = extract(html, algorithm="cectd-ds", max_size=0, max_elements=0)
     assert result.text.count("Lorem ipsum") == 3 * (20_000_000 // len(paragraph))
     assert "Link 1" not in result.text
+
+
+# --- limits ----------------------------------------------------------------------------------------
+
+
+def test_markup_over_max_size_is_not_parsed() -> None:
+    page = b"<html><body><p>" + b"Words of the story. " * 10 + b"</p></body></html>"
+    assert extract(page, max_size=len(page)).text
+    result = extract(page, max_size=len(page) - 1, url="https://example.com/a")
+    assert (result.text, result.reason, result.url) == ("", "too_large", "https://example.com/a")
+    assert extract(page.decode(), max_size=len(page) - 1).reason == "too_large"  # a str: its characters
+    huge = page + b" " * EXTRACT_MAX_SIZE
+    assert extract(huge).reason == "too_large"
+    assert extract(huge, max_size=0).text == extract(page).text
+
+
+def test_pages_over_max_elements_give_an_empty_result() -> None:
+    page = "<html><body>" + "<p>Words of the story, one paragraph of many.</p>" * (DEFAULT_MAX_ELEMENTS - 2)
+    assert extract(page, algorithm="cectd-ds", with_metadata=False).text  # html, body and the <p>s
+    page += "<p>One more.</p>"
+    assert extract(page, algorithm="cectd-ds", with_metadata=False).reason == "too_many_elements"
+    assert extract(page, algorithm="cectd-ds", with_metadata=False, max_elements=0).text
+    assert extract("<p>a</p><p>b</p>", max_elements=3).reason == "too_many_elements"  # html, body, p, p
+
+
+@pytest.mark.parametrize(("argument", "value", "error"), [
+    ("max_size", -1, ValueError), ("max_elements", -5, ValueError),
+    ("max_size", "8M", TypeError), ("max_elements", 1.5, TypeError), ("max_size", True, TypeError),
+])
+def test_limits_are_whole_numbers(argument: str, value: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match=argument):
+        extract("<p>x</p>", **{argument: value})
+
+
+_PEAK_OF_A_CALL = r"""
+import resource, sys
+from scrapy_cetd import extract
+unit = sys.argv[1].encode()
+page = b"<html><body>" + unit * ((8 * 1024 * 1024 - 40) // len(unit)) + b"</body></html>"
+extract(b"<p>warm-up</p>")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = extract(page)
+print(result.reason, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+"""
+
+
+@pytest.mark.parametrize("unit", ["<div>", "<p>", "<p>Some words in a paragraph.</p>"])
+def test_the_default_limits_keep_a_call_under_a_few_hundred_mb(unit: str) -> None:
+    """The worst markup under the default size limit (8 MiB of elements) is parsed, then
+    refused for its elements: its peak (measured in a fresh process, ``ru_maxrss``) stays
+    under 512 MB (measured: 16 MiB of nested ``<div>`` took 872 MB)."""
+    out = subprocess.run([sys.executable, "-c", _PEAK_OF_A_CALL, unit], capture_output=True, text=True, check=True)
+    reason, growth_mib = out.stdout.split()
+    assert reason == "too_many_elements"
+    assert int(growth_mib) < 512

@@ -92,6 +92,7 @@ def test_two_workers_crawl_each_url_once_to_the_single_process_corpus(tmp_path: 
     assert sum(pages) == single_pages - 1
     assert [int(row[1]) for row in rows] == [s.get("response_received_count", 0) for s in stats]
     assert sum(int(items) for _, _, items, _ in rows) == 23
+    assert all(int(items) for _, _, items, _ in rows), run.stdout  # both workers crawled: they start together
     assert "23 articles, 23 distinct URLs" in run.stdout
     # Each worker archives to its own WARC beside its feed (they used to share, and replace,
     # the project's output/crawl.warc.gz): together they hold every article's response.

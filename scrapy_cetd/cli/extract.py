@@ -146,6 +146,7 @@ def _extract_command(args: argparse.Namespace) -> int:
                 diagnostics=args.diagnostics,
                 with_markdown=args.format == "markdown" or args.with_markdown,
                 with_comments=args.with_comments,
+                max_size=0,  # the file was read up to --max-size
                 **params,
             )
         except Exception as exc:  # one page's failure is its own: the next file is read

@@ -99,6 +99,7 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
         url=url,
         threshold_coefficient=options.threshold_coefficient,
         **extraction_keywords(options.outputs),  # the renderings the outputs need, as the crawl's settings
+        max_size=0,  # response_skip_reason applied the crawl's CETD_MAX_SIZE
         **dict(options.params),
     )
     if result.reason and result.reason.startswith(_UNPARSED):
