@@ -23,6 +23,11 @@ REMOVED_ROLES = frozenset({"dialog", "alertdialog"})
 #: ``not_blocks``: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
+#: ``quoted_embeds``: a part labelled as noise whose text lies mostly in these is a post
+#: the story quotes (an embedded tweet's ``blockquote.twitter-tweet``, an Instagram or
+#: TikTok embed's fallback quote), not the page's furniture.
+QUOTE_TAGS = frozenset({"blockquote"})
+
 #: ... and ``<pre>``, one block (``not_blocks``): the tags :func:`density_sums` reads besides links.
 NOT_BLOCK_OR_PRE = NOT_BLOCK_TAGS | {"pre"}
 
@@ -234,7 +239,16 @@ _STOCK_PHRASES = (
     r"|close|previous|next|(?:show |hide )?caption|expand|collapse|enlarge|click to (?:enlarge|expand)"
     r"|play video|watch video"
     r"|listen(?: to this article)?|print(?: this)?|email|\d+ comments?|leave a (?:comment|reply)|view comments"
-    r"|show comments|back to top|skip (?:to )?(?:content|ad|advertisement))\W*"
+    r"|show comments|back to top|skip (?:to )?(?:content|ad|advertisement)"
+    # The same parts in the other languages of the dev sets' news pages (German, French,
+    # Spanish, Portuguese, Italian, Polish): ad slots, "read also", "more on this", share.
+    r"|anzeige|werbung|publicité|publicidad|publicidade|pubblicità|reklama"
+    r"|(?:zum )?weiterlesen|(?:lesen sie|lies) (?:auch|mehr)|mehr zum thema|mehr (?:dazu|anzeigen)"
+    r"|das könnte (?:sie|dich) auch interessieren|(?:artikel )?teilen|bild (?:anzeigen|schließen)"
+    r"|(?:à )?lire (?:aussi|la suite)|sur le même sujet|partager"
+    r"|(?:le|te) puede interesar|(?:lea|lee) también|leer más|compartir"
+    r"|leia (?:também|mais)|compartilhe|partilhe|leggi anche|condividi"
+    r"|czytaj (?:też|także|więcej)|udostępnij)\W*"
 )
 
 #: A stock line is one or more of these ("Caption Close", "Share Tweet Email").
@@ -286,7 +300,12 @@ AUTHOR_LEAD = re.compile(r"about the (?:author|writer)s?\W*", re.IGNORECASE)
 
 # --- The site speaking: legal lines, calls to subscribe or support, affiliate disclosures ------
 
-LEGAL = re.compile(r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\ball rights reserved\b", re.IGNORECASE | re.DOTALL)
+LEGAL = re.compile(
+    r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\b(?:all rights reserved|alle rechte vorbehalten|tous droits réservés"
+    r"|todos los derechos reservados|todos os direitos reservados|tutti i diritti riservati"
+    r"|wszelkie prawa zastrzeżone)\b",
+    re.IGNORECASE | re.DOTALL,
+)
 
 CALL = re.compile(
     r"^sign[- ]?up\b|\b(?:newsletters?|inbox|subscribe|subscribing|donat\w*|patreon|please consider"
@@ -367,6 +386,13 @@ COMMENT_FORM_NOTICE = re.compile(
     r"|comments (?:are|will be) (?:moderated|reviewed)",
     re.IGNORECASE,
 )
+
+#: Words about the moderation of comments, in the languages of the dev sets' pages
+#: (``moderated``, ``moderator``, ``moderador``, ``modéré``, ``moderiert``, ``moderowane``) at
+#: a word's start: a short text holding one, beside a comment section, is the section's
+#: notice (``comment_notices``).  "Comment" alone is not enough: a story's last line often
+#: invites comments (three dev pages lost such a line).
+MODERATION_RUNS = re.compile(r"\n[^\n]*?(?<![^\W\d_])(?:moderat|moderad|modér|moderier|moderow)")
 
 #: ... and short lines that invite a comment ("Share your thoughts...", "Join the
 #: conversation", "No comments yet"), a notice only as a line of their own.

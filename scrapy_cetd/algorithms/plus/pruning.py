@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
 from ...page import BLOCK_TAGS, Page, element_text
-from ..labels import ARTICLE_NOISE, COMMENT, label_of
+from ..labels import ARTICLE_NOISE, COMMENT, NOT_CONTENT, label_of
 from . import rules
 from .data import (
     AGENCY_NAMES,
@@ -21,11 +22,13 @@ from .data import (
     LABELLED_TAGS,
     LINE_TAGS,
     LINK_PRUNE_SPARED_TAGS,
+    MODERATION_RUNS,
+    QUOTE_TAGS,
     SCANNED_TAGS,
     STOCK_RUNS,
 )
 from .edges import HEADER_CHILDREN, story_edges
-from .reading import class_and_id, element_label, joined_runs, owners_of_hits, short_runs
+from .reading import chars_in, class_and_id, element_label, joined_runs, owners_of_hits, short_runs
 from .rules import Named
 from .statistics import Counts
 from .texts import CREDIT_MAX_CHARS, STOCK_MAX_CHARS, is_credit, is_stock_line
@@ -158,6 +161,7 @@ def prune(
 
     title = page.title or ""
     forms, headline, labelled_parts = rules.on("form_parts"), rules.on("headline"), rules.on("labelled_parts")
+    quoted_embeds, not_content = rules.on("quoted_embeds"), rules.on("not_content")
 
     def unwanted(i: int) -> bool:
         tag = tags[i]
@@ -170,11 +174,13 @@ def prune(
         found = label(i) if labelled_parts else None
         if found is None:
             return False
+        if found == NOT_CONTENT:
+            return not_content
         if found == COMMENT:
             return not in_comments
         if found == ARTICLE_NOISE and not on_article:
             return False
-        return chars[i] <= noise_max
+        return chars[i] <= noise_max and not (quoted_embeds and _quotes_a_post(page, i))
 
     kept = []
     labelled = []
@@ -247,6 +253,10 @@ def prune(
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
+    if on_article and rules.on("comment_notices"):
+        notices = _comment_notices(page, ranges, removed, label)
+        if notices:
+            info["comment_notices"] = Named(notices)
     if pruned:
         info["pruned"] = Named(sorted(pruned))
     if labelled:
@@ -292,3 +302,51 @@ def _credit_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
                 hits.append(start)
             at = joined.find(agency, stop)
     return owners_of_hits(page, runs, joined, hits, CREDIT_MAX_CHARS)
+
+
+#: ``quoted_embeds``: the share of a labelled part's characters in :data:`QUOTE_TAGS` that
+#: makes it a quoted post.
+QUOTE_MIN_SHARE = 0.5
+
+
+def _quotes_a_post(page: Page, i: int) -> bool:
+    """``quoted_embeds``: element ``i``, labelled as noise (a ``social`` embed's box), holds
+    its text mostly in a ``<blockquote>``: a post the story quotes, kept."""
+    return (
+        "blockquote" in page.tags[i : page.end[i]] and chars_in(page, i, QUOTE_TAGS) >= QUOTE_MIN_SHARE * page.chars[i]
+    )
+
+
+#: ``comment_notices``: a notice is a block-level text of at most this many characters.
+COMMENT_NOTICE_MAX_CHARS = 400
+
+
+def _comment_notices(
+    page: Page, ranges: list[tuple[int, int]], removed: list[bool], label: Callable[[int], str | None]
+) -> list[int]:
+    """``comment_notices``, on an article: in the kept blocks' ``ranges``, a short block-level
+    text holding a word about moderation (:data:`MODERATION_RUNS`: "ATENÇÃO: Comentários com
+    textos ininteligíveis não serão aprovados pelo moderador", "Kommentare werden
+    moderiert") whose next or previous sibling with text is a comment section (a comment
+    label) is the section's notice, not the story: removed (flags set in place; returned).
+    One scan of the short runs, as ``stock_lines``'s; only the candidates' siblings' labels
+    are read."""
+    if not ranges:
+        return []
+    runs = short_runs(page, COMMENT_NOTICE_MAX_CHARS, ranges)
+    joined = joined_runs(page, runs)
+    hits = [m.start() for m in MODERATION_RUNS.finditer(joined)]
+    if not hits:
+        return []
+    chars, end, parent, tags = page.chars, page.end, page.parent, page.tags
+    found: list[int] = []
+    for x in sorted(owners_of_hits(page, runs, joined, hits, COMMENT_NOTICE_MAX_CHARS)):
+        if removed[x] or tags[x] not in LINE_TAGS or parent[x] < 0:
+            continue
+        siblings = [s for s in page.children_of(parent[x]) if chars[s]]
+        k = siblings.index(x)
+        beside = siblings[k - 1 : k] + siblings[k + 1 : k + 2]
+        if any(label(s) == COMMENT for s in beside):
+            removed[x : end[x]] = [True] * (end[x] - x)
+            found.append(x)
+    return found
