@@ -56,8 +56,6 @@ LINE_TAGS = BLOCK_TAGS - {"td", "th"}
 #: ``link_pruning``, ``labelled_parts`` and ``stock_lines`` read only these elements inside a kept block.
 SCANNED_TAGS = BLOCK_TAGS | LABELLED_TAGS
 
-#: ... read on these tags too (a byline is often a paragraph or a span).
-BYLINE_TAGS = frozenset({"p", "span"})
 
 LIST_TAGS = frozenset({"ul", "ol"})
 
@@ -81,24 +79,6 @@ ARTICLE_LABELLED_TAGS = frozenset({"p"})
 
 ITALIC_TAGS = frozenset({"em", "i"})
 
-#: ``emphasized_calls``: on an article, a child of the top block anywhere in the story (not only at its
-#: edges, as ``subscribe_calls`` reads) that is a call to subscribe or support (:func:`is_call`, at most
-#: ``CALL_MAX_CHARS`` characters) set in emphasis (``EMPHASIS_MIN_SHARE`` of it in these
-#: tags) or in a sign-up box of its own (a ``CALL_BOX_TAGS`` child holding a form control)
-#: is removed: an editor's aside ("Love movies? Our Watch Party newsletter has the best
-#: picks, delivered to your inbox. Sign up now", "Download and subscribe to our app"), a
-#: newsletter box.  A plain paragraph of the story about a newsletter stays.  Tuning half,
-#: two folds: 4 articles and a forum thread up, none down.  Empty: off.
-CALL_EMPHASIS_TAGS = frozenset({"em", "i", "strong", "b"})
-
-#: ``emphasized_calls``: a call in a box of its own (a child of the top block of these tags, not a
-#: paragraph of the story) is removed too, emphasized or not.  Empty: off.
-CALL_BOX_TAGS = frozenset({"div", "section", "aside", "form"})
-
-#: A box is read only when it holds one of these (a sign-up form): reading every short
-#: box's text cost 3% of the selection, and the boxes without a control that it found were
-#: as often the story's (3 articles up, 1 down).
-FORM_CONTROLS = frozenset({"form", "input", "button"})
 
 #: The controls a shop puts on a product's page (found by :func:`tag_positions`), and the
 #: label of the one that buys it.
@@ -122,8 +102,6 @@ COMPONENT_ATTRIBUTE_ENDINGS = ("testid", "component", "module", "category")
 
 CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
 
-#: ``story_header``: class words of a byline, the end of a story's header.
-BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
 
 #: ``product_noise``: on a product page (:func:`is_product_page`), the highest elements whose label
 #: (the ``class``, ``id`` and component-naming ``data-*`` words, :func:`element_label`'s) has a
@@ -275,27 +253,6 @@ NOTE = re.compile(
     rf"\(?(?!(?:{'|'.join(_NOT_A_NAME.split())})\b)(?:[A-Z][\w.'’-]*\s+){{0,3}}[A-Z][\w.'’-]*,?\s+"
     r"(?:is|was|has been|serves|holds|leads|teaches|works)\b"
 )
-
-AUTHOR_BOX = re.compile(
-    r"^\W*about the (?:author|writer)s?\b|view (?:the )?author(?:'s)? (?:page|profile)|(?:latest|recent) posts by\b"
-    r"|(?:view|see) all (?:posts|articles|stories) by\b|more (?:posts|articles|stories) (?:from|by)\b"
-    r"|(?:articles|posts|stories) by this author",
-    re.IGNORECASE,
-)
-
-#: One of these is in every text :data:`AUTHOR_BOX` finds (lower-cased).
-AUTHOR_BOX_WORDS = (
-    "author",
-    "writer",
-    "posts by",
-    "articles by",
-    "stories by",
-    "posts from",
-    "articles from",
-    "stories from",
-)
-
-AUTHOR_LEAD = re.compile(r"about the (?:author|writer)s?\W*", re.IGNORECASE)
 
 
 # --- The site speaking: legal lines, calls to subscribe or support, affiliate disclosures ------

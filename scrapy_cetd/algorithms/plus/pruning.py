@@ -1,5 +1,5 @@
 """Pruning inside and around the kept blocks: ``labelled_parts``, ``form_parts``,
-``headline``, ``story_header``, ``link_pruning`` (not ``linked_headings``), ``stock_lines``,
+``headline``, ``link_pruning`` (not ``linked_headings``), ``stock_lines``,
 ``labelled_paragraphs`` and ``photo_credits``; on articles the story's edges (:mod:`.edges`)."""
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from . import rules
 from .data import (
     AGENCY_NAMES,
     ARTICLE_LABELLED_TAGS,
-    BYLINE,
-    BYLINE_TAGS,
     CREDIT,
     CREDIT_WORD_RUNS,
     FORM_TAGS,
@@ -27,7 +25,7 @@ from .data import (
     SCANNED_TAGS,
     STOCK_RUNS,
 )
-from .edges import HEADER_CHILDREN, story_edges
+from .edges import story_edges
 from .reading import chars_in, class_and_id, element_label, joined_runs, owners_of_hits, short_runs
 from .rules import Named
 from .statistics import Counts
@@ -42,68 +40,11 @@ PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
 NOISE_MAX_SHARE = 0.5
 
 
-#: ... when those blocks hold at most this share of the top block's characters.
-HEADER_MAX_SHARE = 0.15
-
-
-#: ... and before the top block, the byline is looked for among this many elements.
-HEADER_SCAN = 100
-
-
-BYLINE_MAX_CHARS = 200
-
-
 def _is_headline(page: Page, i: int, title: str) -> bool:
     """``headline``: the element's text, whitespace collapsed, lies within the page's ``<title>``
     (case ignored): the story's headline, which belongs in ``title``, not in ``text``."""
     text = element_text(page.elements[i]).casefold()
     return bool(text) and text in title.casefold()
-
-
-def _after_story_header(page: Page, kept: list[int], top: int, title: str, info: dict[str, Any]) -> list[int]:
-    """``story_header``: kept blocks before the top block that start before or at its header's last
-    marker (a byline: an element labelled byline, author or date, a ``<time>``; or the
-    headline) are the story's header (a standfirst, a kicker, the byline), not its body:
-    dropped, when they hold at most ``HEADER_MAX_SHARE`` of the top block's characters."""
-    tags = page.tags
-    marker = -1
-    for i in range(top - 1, max(kept[0], top - HEADER_SCAN) - 1, -1):  # the last marker first
-        tag = tags[i]
-        if tag == "time" or (tag == "h1" and title and _is_headline(page, i, title)):
-            marker = i
-            break
-        if tag in LABELLED_TAGS or tag in BYLINE_TAGS:
-            value = page.elements[i].get("class")
-            if value is not None and BYLINE.search(value.lower()):
-                marker = i
-                break
-    if marker < 0:
-        return kept
-    header = [b for b in kept if b <= marker]
-    if sum(page.chars[b] for b in header) > HEADER_MAX_SHARE * page.chars[top]:
-        return kept
-    if header:
-        info["story_header"] = Named(header)
-    return [b for b in kept if b > marker]
-
-
-def _byline_in_top(page: Page, top: int, removed: list[bool]) -> list[int]:
-    """``story_header``, inside the top block: among its first ``HEADER_CHILDREN`` children, a
-    ``<time>`` or an element labelled byline, author or date, of at most
-    ``BYLINE_MAX_CHARS`` characters, is the story's byline: removed (flags set in place)."""
-    tags, end, chars = page.tags, page.end, page.chars
-    found = []
-    child = top + 1
-    for _ in range(HEADER_CHILDREN):  # the first children, jumping over their subtrees
-        if child >= end[top]:
-            break
-        if chars[child] and chars[child] <= BYLINE_MAX_CHARS:
-            value = page.elements[child].get("class") if tags[child] != "time" else "time"
-            if value is not None and BYLINE.search(value.lower()):
-                removed[child : end[child]] = [True] * (end[child] - child)
-                found.append(child)
-        child = end[child]
-    return found
 
 
 def _stock_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
@@ -199,11 +140,7 @@ def prune(
             kept.append(block)
         else:
             labelled.append(found)
-    pruned = []
-    if rules.on("story_header"):
-        if kept and kept[0] < top:
-            kept = _after_story_header(page, kept, top, title, info)
-        pruned = _byline_in_top(page, top, removed)
+    pruned: list[int] = []
     if info.get("top_is_lone_prose"):
         edges, kept = story_edges(page, kept, top, removed, info)
         pruned += edges
