@@ -1,6 +1,6 @@
-"""cetd-plus's precision rules for news pages (``labelled_paragraphs``-): each on a hand-made article,
-with the rule on (only the story stays) and off (the part comes back), and the story
-intact where the rule must not fire."""
+"""cetd-plus's precision rules for news pages (``labelled_paragraphs``, ``contributor_notes``,
+``photo_credits``): each on a hand-made article, with the rule on (only the story stays) and
+off (the part comes back), and the story intact where the rule must not fire."""
 
 from __future__ import annotations
 
@@ -112,61 +112,3 @@ def test_a_sentence_about_a_photo_stays() -> None:
         "(Image credit: Getty Images)",
     ):
         assert plus.is_credit(credit)
-
-
-@pytest.mark.parametrize(
-    "aside",
-    [
-        "<p><em>Love movies? Our Watch Party newsletter has the best picks, delivered right to your inbox. "
-        "Sign up now.</em></p>",
-        "<p><strong>Related: <a href='/n'>Our free weekly newsletter</a> alerts you to new research.</strong></p>",
-        "<p><b><i>Download and subscribe to our new app to make your goals a reality.</i></b></p>",
-        "<div class='w-embed'><h4>Research, condensed</h4><p>The free Proof Points newsletter delivers one "
-        "research story to your inbox every Monday.</p><form><input name='email'></form></div>",
-    ],
-)
-def test_an_emphasized_call_inside_the_story_is_out_of_the_text(aside: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # ``emphasized_calls``: a call to subscribe set in emphasis or in a box of its own, in the story's
-    # middle (``subscribe_calls`` reads only its end).
-    body = "".join(f"<p>{p}</p>" + (aside if i == 2 else "") for i, p in enumerate(STORY))
-    html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
-    assert lines(extract(html).text) == STORY
-    monkeypatch.setattr(rules, "OFF", frozenset({"emphasized_calls"}))
-    assert len(lines(extract(html).text)) > len(STORY)
-
-
-def test_a_call_not_emphasized_or_not_a_call_stays_in_the_story() -> None:
-    plain = "Our newsletter reached 40,000 subscribers, and you can sign up for it at the library."
-    emphasized = "The trust said donations from 300 families paid for the survey of the wall."
-    for part, text in ((f"<p>{plain}</p>", plain), (f"<p><em>{emphasized}</em></p>", emphasized)):
-        body = "".join(f"<p>{p}</p>" + (part if i == 2 else "") for i, p in enumerate(STORY))
-        html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
-        assert text in lines(extract(html).text)
-
-
-@pytest.mark.parametrize(
-    "box",
-    [
-        "<div><span>By</span> <a href='/a/lauren'>Lauren</a><p>Lauren has written for the blog since 2018.</p>"
-        "<a href='/a/lauren'>View author page</a></div>",
-        "<p>About the Author:</p><p>Juliette Carreiro is a content creator with five years in SEO.</p>",
-        "<h3>About the author</h3><p>Ann Lee teaches history at Leeds and lives by the harbour.</p>",
-        "<div>Sarah is a teacher and mother. <ul><li><a href='/p/1'>Just This Next Step</a></li></ul>"
-        "Latest posts by Sarah Beach (see all)</div>",
-    ],
-)
-def test_an_authors_box_after_the_story_is_out_of_the_text(box: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # ``author_box``: the box's stock line takes the bio with it (``author_bio`` asks for a writer word).
-    html = story_page(last=box)
-    assert lines(extract(html).text) == STORY
-    monkeypatch.setattr(rules, "OFF", frozenset({"author_box"}))
-    assert lines(extract(html).text) != STORY
-
-
-def test_the_author_mentioned_in_the_story_stays() -> None:
-    sentence = "Beyond the book itself, consider what you know about the author and her town."
-    body = "".join(f"<p>{p}</p>" + (f"<p>{sentence}</p>" if i == 2 else "") for i, p in enumerate(STORY))
-    html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
-    assert sentence in lines(extract(html).text)
-    assert lines(extract(story_page(last=f"<p>{sentence}</p>")).text)[-1] == sentence
-    assert lines(extract(story_page(first="<h3>About the author</h3>")).text)[0] == "About the author"

@@ -21,10 +21,10 @@ ablation).  In the order the selection applies them (:func:`.pipeline.plus_selec
   top block complete the story (``twins``); tables, lists of terms and code between kept
   blocks are rescued (``rescued_structures``).
 - Pruning (:mod:`.pruning`, :mod:`.edges`): ``labelled_parts``, ``form_parts``,
-  ``headline``, ``story_header``, ``link_pruning`` (sparing ``linked_headings``),
+  ``headline``, ``link_pruning`` (sparing ``linked_headings``),
   ``stock_lines``; on an article ``labelled_paragraphs``, ``photo_credits`` and the story's
   edges (``datelines``, ``author_bio``, ``legal_lines``, ``subscribe_calls``,
-  ``affiliate_disclosures``, ``contributor_notes``, ``author_box``, ``emphasized_calls``);
+  ``affiliate_disclosures``, ``contributor_notes``);
   elsewhere ``forum_furniture``; where the page declares its story's text,
   ``declared_body``.  The renderer leaves out repeated stretches of lines
   (``dedupe_min_chars``).
@@ -42,7 +42,6 @@ from .pipeline import plus_selection
 from .reading import tag_positions
 from .statistics import removed_roots
 from .texts import (
-    is_author_box,
     is_bio,
     is_call,
     is_credit,
@@ -56,7 +55,6 @@ from .texts import (
 __all__ = [
     "declares_article",
     "filter_blocks",
-    "is_author_box",
     "is_bio",
     "is_call",
     "is_credit",

@@ -23,6 +23,11 @@ REMOVED_ROLES = frozenset({"dialog", "alertdialog"})
 #: ``not_blocks``: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
 
+#: ``quoted_embeds``: a part labelled as noise whose text lies mostly in these is a post
+#: the story quotes (an embedded tweet's ``blockquote.twitter-tweet``, an Instagram or
+#: TikTok embed's fallback quote), not the page's furniture.
+QUOTE_TAGS = frozenset({"blockquote"})
+
 #: ... and ``<pre>``, one block (``not_blocks``): the tags :func:`density_sums` reads besides links.
 NOT_BLOCK_OR_PRE = NOT_BLOCK_TAGS | {"pre"}
 
@@ -51,8 +56,6 @@ LINE_TAGS = BLOCK_TAGS - {"td", "th"}
 #: ``link_pruning``, ``labelled_parts`` and ``stock_lines`` read only these elements inside a kept block.
 SCANNED_TAGS = BLOCK_TAGS | LABELLED_TAGS
 
-#: ... read on these tags too (a byline is often a paragraph or a span).
-BYLINE_TAGS = frozenset({"p", "span"})
 
 LIST_TAGS = frozenset({"ul", "ol"})
 
@@ -76,24 +79,6 @@ ARTICLE_LABELLED_TAGS = frozenset({"p"})
 
 ITALIC_TAGS = frozenset({"em", "i"})
 
-#: ``emphasized_calls``: on an article, a child of the top block anywhere in the story (not only at its
-#: edges, as ``subscribe_calls`` reads) that is a call to subscribe or support (:func:`is_call`, at most
-#: ``CALL_MAX_CHARS`` characters) set in emphasis (``EMPHASIS_MIN_SHARE`` of it in these
-#: tags) or in a sign-up box of its own (a ``CALL_BOX_TAGS`` child holding a form control)
-#: is removed: an editor's aside ("Love movies? Our Watch Party newsletter has the best
-#: picks, delivered to your inbox. Sign up now", "Download and subscribe to our app"), a
-#: newsletter box.  A plain paragraph of the story about a newsletter stays.  Tuning half,
-#: two folds: 4 articles and a forum thread up, none down.  Empty: off.
-CALL_EMPHASIS_TAGS = frozenset({"em", "i", "strong", "b"})
-
-#: ``emphasized_calls``: a call in a box of its own (a child of the top block of these tags, not a
-#: paragraph of the story) is removed too, emphasized or not.  Empty: off.
-CALL_BOX_TAGS = frozenset({"div", "section", "aside", "form"})
-
-#: A box is read only when it holds one of these (a sign-up form): reading every short
-#: box's text cost 3% of the selection, and the boxes without a control that it found were
-#: as often the story's (3 articles up, 1 down).
-FORM_CONTROLS = frozenset({"form", "input", "button"})
 
 #: The controls a shop puts on a product's page (found by :func:`tag_positions`), and the
 #: label of the one that buys it.
@@ -117,8 +102,6 @@ COMPONENT_ATTRIBUTE_ENDINGS = ("testid", "component", "module", "category")
 
 CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
 
-#: ``story_header``: class words of a byline, the end of a story's header.
-BYLINE = re.compile(r"(?<![a-z])(?:byline|author|dateline|date|time)")
 
 #: ``product_noise``: on a product page (:func:`is_product_page`), the highest elements whose label
 #: (the ``class``, ``id`` and component-naming ``data-*`` words, :func:`element_label`'s) has a
@@ -234,7 +217,16 @@ _STOCK_PHRASES = (
     r"|close|previous|next|(?:show |hide )?caption|expand|collapse|enlarge|click to (?:enlarge|expand)"
     r"|play video|watch video"
     r"|listen(?: to this article)?|print(?: this)?|email|\d+ comments?|leave a (?:comment|reply)|view comments"
-    r"|show comments|back to top|skip (?:to )?(?:content|ad|advertisement))\W*"
+    r"|show comments|back to top|skip (?:to )?(?:content|ad|advertisement)"
+    # The same parts in the other languages of the dev sets' news pages (German, French,
+    # Spanish, Portuguese, Italian, Polish): ad slots, "read also", "more on this", share.
+    r"|anzeige|werbung|publicité|publicidad|publicidade|pubblicità|reklama"
+    r"|(?:zum )?weiterlesen|(?:lesen sie|lies) (?:auch|mehr)|mehr zum thema|mehr (?:dazu|anzeigen)"
+    r"|das könnte (?:sie|dich) auch interessieren|(?:artikel )?teilen|bild (?:anzeigen|schließen)"
+    r"|(?:à )?lire (?:aussi|la suite)|sur le même sujet|partager"
+    r"|(?:le|te) puede interesar|(?:lea|lee) también|leer más|compartir"
+    r"|leia (?:também|mais)|compartilhe|partilhe|leggi anche|condividi"
+    r"|czytaj (?:też|także|więcej)|udostępnij)\W*"
 )
 
 #: A stock line is one or more of these ("Caption Close", "Share Tweet Email").
@@ -262,31 +254,15 @@ NOTE = re.compile(
     r"(?:is|was|has been|serves|holds|leads|teaches|works)\b"
 )
 
-AUTHOR_BOX = re.compile(
-    r"^\W*about the (?:author|writer)s?\b|view (?:the )?author(?:'s)? (?:page|profile)|(?:latest|recent) posts by\b"
-    r"|(?:view|see) all (?:posts|articles|stories) by\b|more (?:posts|articles|stories) (?:from|by)\b"
-    r"|(?:articles|posts|stories) by this author",
-    re.IGNORECASE,
-)
-
-#: One of these is in every text :data:`AUTHOR_BOX` finds (lower-cased).
-AUTHOR_BOX_WORDS = (
-    "author",
-    "writer",
-    "posts by",
-    "articles by",
-    "stories by",
-    "posts from",
-    "articles from",
-    "stories from",
-)
-
-AUTHOR_LEAD = re.compile(r"about the (?:author|writer)s?\W*", re.IGNORECASE)
-
 
 # --- The site speaking: legal lines, calls to subscribe or support, affiliate disclosures ------
 
-LEGAL = re.compile(r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\ball rights reserved\b", re.IGNORECASE | re.DOTALL)
+LEGAL = re.compile(
+    r"(?:©|\(c\)\s*\d{4}|copyright\b)|.*\b(?:all rights reserved|alle rechte vorbehalten|tous droits réservés"
+    r"|todos los derechos reservados|todos os direitos reservados|tutti i diritti riservati"
+    r"|wszelkie prawa zastrzeżone)\b",
+    re.IGNORECASE | re.DOTALL,
+)
 
 CALL = re.compile(
     r"^sign[- ]?up\b|\b(?:newsletters?|inbox|subscribe|subscribing|donat\w*|patreon|please consider"
@@ -367,6 +343,13 @@ COMMENT_FORM_NOTICE = re.compile(
     r"|comments (?:are|will be) (?:moderated|reviewed)",
     re.IGNORECASE,
 )
+
+#: Words about the moderation of comments, in the languages of the dev sets' pages
+#: (``moderated``, ``moderator``, ``moderador``, ``modéré``, ``moderiert``, ``moderowane``) at
+#: a word's start: a short text holding one, beside a comment section, is the section's
+#: notice (``comment_notices``).  "Comment" alone is not enough: a story's last line often
+#: invites comments (three dev pages lost such a line).
+MODERATION_RUNS = re.compile(r"\n[^\n]*?(?<![^\W\d_])(?:moderat|moderad|modér|moderier|moderow)")
 
 #: ... and short lines that invite a comment ("Share your thoughts...", "Join the
 #: conversation", "No comments yet"), a notice only as a line of their own.

@@ -1,7 +1,6 @@
 """The story's edges, on an article: ``datelines``, ``author_bio``, ``legal_lines``,
-``subscribe_calls``, ``affiliate_disclosures``, ``contributor_notes``, ``author_box`` among
-the top block's first and last children or as kept blocks around it, and
-``emphasized_calls`` anywhere in the story."""
+``subscribe_calls``, ``affiliate_disclosures`` and ``contributor_notes`` among the top
+block's first and last children or as kept blocks around it."""
 
 from __future__ import annotations
 
@@ -9,18 +8,14 @@ from typing import Any
 
 from ...page import Page, element_text
 from . import rules
-from .data import AUTHOR_LEAD, CALL_BOX_TAGS, CALL_EMPHASIS_TAGS, FORM_CONTROLS, HEADING_TAGS
-from .reading import chars_in
+from .data import HEADING_TAGS
 from .rules import Named
 from .texts import (
-    AUTHOR_BOX_MAX_CHARS,
-    AUTHOR_LEAD_MAX_CHARS,
     BIO_MAX_CHARS,
     CALL_MAX_CHARS,
     DATELINE_MAX_CHARS,
     DISCLOSURE_MAX_CHARS,
     LEGAL_MAX_CHARS,
-    is_author_box,
     is_bio,
     is_call,
     is_contributor_note,
@@ -29,7 +24,7 @@ from .texts import (
     is_legal,
 )
 
-#: ... and inside the top block, among its first children, a byline of at most this length.
+#: The story's edges: this many first and last children of the top block.
 HEADER_CHILDREN = 4
 
 
@@ -48,7 +43,7 @@ def story_edges(
 
     datelines, bios, legal = rules.on("datelines"), rules.on("author_bio"), rules.on("legal_lines")
     calls, disclosures = rules.on("subscribe_calls"), rules.on("affiliate_disclosures")
-    notes, box = rules.on("contributor_notes"), rules.on("author_box")
+    notes = rules.on("contributor_notes")
     texts: dict[int, str] = {}  # a last child is read twice (before and after the story)
 
     def edge(i: int, before: bool) -> bool:
@@ -57,7 +52,7 @@ def story_edges(
         text = texts.get(i)
         if text is None:
             text = texts[i] = element_text(page.elements[i])
-        if not before and ((notes and is_contributor_note(page, i, text)) or (box and is_author_box(text))):
+        if not before and notes and is_contributor_note(page, i, text):
             return True
         if before:
             if datelines and is_dateline(text):
@@ -68,64 +63,13 @@ def story_edges(
 
     children = page.children_of(top)
     last = children[max(HEADER_CHILDREN, len(children) - HEADER_CHILDREN) :]
-    found = _author_box_tail(page, last, removed) if box else []
+    found = []
     for child in children[:HEADER_CHILDREN] + last:
         if not removed[child] and (edge(child, True) or (child in last and edge(child, False))):
             removed[child : end[child]] = [True] * (end[child] - child)
             found.append(child)
-    if rules.on("emphasized_calls"):
-        found += _emphasized_calls(page, children, removed)
     outside = [b for b in kept if b < top or b >= end[top]]  # inside: the children above
     dropped = {b for b in outside if edge(b, b < top)}
     if dropped:
         info["story_edges"] = Named(sorted(dropped))
     return found, [b for b in kept if b not in dropped]
-
-
-EMPHASIS_MIN_SHARE = 0.9
-
-
-def _emphasized_calls(page: Page, children: list[int], removed: list[bool]) -> list[int]:
-    """``emphasized_calls`` on the top block's ``children``: the emphasized calls, removed (flags set in
-    place) and returned.  A child's text is read only when it is short and emphasized."""
-    tags, end, chars = page.tags, page.end, page.chars
-    found = []
-    for child in children:
-        c = chars[child]
-        if (
-            c
-            and c <= CALL_MAX_CHARS
-            and not removed[child]
-            and tags[child] not in HEADING_TAGS
-            and (
-                (tags[child] in CALL_BOX_TAGS and not FORM_CONTROLS.isdisjoint(tags[child : end[child]]))
-                or (
-                    CALL_EMPHASIS_TAGS  # a list when plus_rules.py --set sets it; checked at C level first:
-                    and not frozenset(CALL_EMPHASIS_TAGS).isdisjoint(tags[child : end[child]])
-                    and chars_in(page, child, CALL_EMPHASIS_TAGS) >= EMPHASIS_MIN_SHARE * c
-                )
-            )
-            and is_call(element_text(page.elements[child]))
-        ):
-            removed[child : end[child]] = [True] * (end[child] - child)
-            found.append(child)
-    return found
-
-
-def _author_box_tail(page: Page, last: list[int], removed: list[bool]) -> list[int]:
-    """``author_box`` on the top block's ``last`` children: a lead alone ("About the Author:", a
-    heading or a line) and the children after it, when they hold at most
-    ``AUTHOR_BOX_MAX_CHARS`` characters, are removed (flags set in place; returned)."""
-    chars, end = page.chars, page.end
-    for k, child in enumerate(last):
-        if removed[child] or not 0 < chars[child] <= AUTHOR_LEAD_MAX_CHARS:
-            continue
-        if AUTHOR_LEAD.fullmatch(element_text(page.elements[child])) is None:
-            continue
-        box = [c for c in last[k:] if not removed[c]]
-        if sum(chars[c] for c in box) > AUTHOR_BOX_MAX_CHARS:
-            return []
-        for c in box:
-            removed[c : end[c]] = [True] * (end[c] - c)
-        return box
-    return []

@@ -184,8 +184,7 @@ def plus_selection(
                 {
                     "node": page.describe(node),
                     "density_sum": value,
-                    "decision": "dropped: in a labelled part or the story's header "
-                    "(labelled_parts, form_parts, headline, story_header)"
+                    "decision": "dropped: in a labelled part (labelled_parts, form_parts, headline)"
                     if node in filtered
                     else "kept: a twin of the top block (twins)"
                     if node in twins

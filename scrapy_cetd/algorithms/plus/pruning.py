@@ -1,31 +1,32 @@
 """Pruning inside and around the kept blocks: ``labelled_parts``, ``form_parts``,
-``headline``, ``story_header``, ``link_pruning`` (not ``linked_headings``), ``stock_lines``,
+``headline``, ``link_pruning`` (not ``linked_headings``), ``stock_lines``,
 ``labelled_paragraphs`` and ``photo_credits``; on articles the story's edges (:mod:`.edges`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
 from ...page import BLOCK_TAGS, Page, element_text
-from ..labels import ARTICLE_NOISE, COMMENT, label_of
+from ..labels import ARTICLE_NOISE, COMMENT, NOT_CONTENT, label_of
 from . import rules
 from .data import (
     AGENCY_NAMES,
     ARTICLE_LABELLED_TAGS,
-    BYLINE,
-    BYLINE_TAGS,
     CREDIT,
     CREDIT_WORD_RUNS,
     FORM_TAGS,
     LABELLED_TAGS,
     LINE_TAGS,
     LINK_PRUNE_SPARED_TAGS,
+    MODERATION_RUNS,
+    QUOTE_TAGS,
     SCANNED_TAGS,
     STOCK_RUNS,
 )
-from .edges import HEADER_CHILDREN, story_edges
-from .reading import class_and_id, element_label, joined_runs, owners_of_hits, short_runs
+from .edges import story_edges
+from .reading import chars_in, class_and_id, element_label, joined_runs, owners_of_hits, short_runs
 from .rules import Named
 from .statistics import Counts
 from .texts import CREDIT_MAX_CHARS, STOCK_MAX_CHARS, is_credit, is_stock_line
@@ -39,68 +40,11 @@ PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
 NOISE_MAX_SHARE = 0.5
 
 
-#: ... when those blocks hold at most this share of the top block's characters.
-HEADER_MAX_SHARE = 0.15
-
-
-#: ... and before the top block, the byline is looked for among this many elements.
-HEADER_SCAN = 100
-
-
-BYLINE_MAX_CHARS = 200
-
-
 def _is_headline(page: Page, i: int, title: str) -> bool:
     """``headline``: the element's text, whitespace collapsed, lies within the page's ``<title>``
     (case ignored): the story's headline, which belongs in ``title``, not in ``text``."""
     text = element_text(page.elements[i]).casefold()
     return bool(text) and text in title.casefold()
-
-
-def _after_story_header(page: Page, kept: list[int], top: int, title: str, info: dict[str, Any]) -> list[int]:
-    """``story_header``: kept blocks before the top block that start before or at its header's last
-    marker (a byline: an element labelled byline, author or date, a ``<time>``; or the
-    headline) are the story's header (a standfirst, a kicker, the byline), not its body:
-    dropped, when they hold at most ``HEADER_MAX_SHARE`` of the top block's characters."""
-    tags = page.tags
-    marker = -1
-    for i in range(top - 1, max(kept[0], top - HEADER_SCAN) - 1, -1):  # the last marker first
-        tag = tags[i]
-        if tag == "time" or (tag == "h1" and title and _is_headline(page, i, title)):
-            marker = i
-            break
-        if tag in LABELLED_TAGS or tag in BYLINE_TAGS:
-            value = page.elements[i].get("class")
-            if value is not None and BYLINE.search(value.lower()):
-                marker = i
-                break
-    if marker < 0:
-        return kept
-    header = [b for b in kept if b <= marker]
-    if sum(page.chars[b] for b in header) > HEADER_MAX_SHARE * page.chars[top]:
-        return kept
-    if header:
-        info["story_header"] = Named(header)
-    return [b for b in kept if b > marker]
-
-
-def _byline_in_top(page: Page, top: int, removed: list[bool]) -> list[int]:
-    """``story_header``, inside the top block: among its first ``HEADER_CHILDREN`` children, a
-    ``<time>`` or an element labelled byline, author or date, of at most
-    ``BYLINE_MAX_CHARS`` characters, is the story's byline: removed (flags set in place)."""
-    tags, end, chars = page.tags, page.end, page.chars
-    found = []
-    child = top + 1
-    for _ in range(HEADER_CHILDREN):  # the first children, jumping over their subtrees
-        if child >= end[top]:
-            break
-        if chars[child] and chars[child] <= BYLINE_MAX_CHARS:
-            value = page.elements[child].get("class") if tags[child] != "time" else "time"
-            if value is not None and BYLINE.search(value.lower()):
-                removed[child : end[child]] = [True] * (end[child] - child)
-                found.append(child)
-        child = end[child]
-    return found
 
 
 def _stock_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
@@ -158,6 +102,7 @@ def prune(
 
     title = page.title or ""
     forms, headline, labelled_parts = rules.on("form_parts"), rules.on("headline"), rules.on("labelled_parts")
+    quoted_embeds, not_content = rules.on("quoted_embeds"), rules.on("not_content")
 
     def unwanted(i: int) -> bool:
         tag = tags[i]
@@ -170,11 +115,13 @@ def prune(
         found = label(i) if labelled_parts else None
         if found is None:
             return False
+        if found == NOT_CONTENT:
+            return not_content
         if found == COMMENT:
             return not in_comments
         if found == ARTICLE_NOISE and not on_article:
             return False
-        return chars[i] <= noise_max
+        return chars[i] <= noise_max and not (quoted_embeds and _quotes_a_post(page, i))
 
     kept = []
     labelled = []
@@ -193,11 +140,7 @@ def prune(
             kept.append(block)
         else:
             labelled.append(found)
-    pruned = []
-    if rules.on("story_header"):
-        if kept and kept[0] < top:
-            kept = _after_story_header(page, kept, top, title, info)
-        pruned = _byline_in_top(page, top, removed)
+    pruned: list[int] = []
     if info.get("top_is_lone_prose"):
         edges, kept = story_edges(page, kept, top, removed, info)
         pruned += edges
@@ -247,6 +190,10 @@ def prune(
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
+    if on_article and rules.on("comment_notices"):
+        notices = _comment_notices(page, ranges, removed, label)
+        if notices:
+            info["comment_notices"] = Named(notices)
     if pruned:
         info["pruned"] = Named(sorted(pruned))
     if labelled:
@@ -292,3 +239,51 @@ def _credit_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
                 hits.append(start)
             at = joined.find(agency, stop)
     return owners_of_hits(page, runs, joined, hits, CREDIT_MAX_CHARS)
+
+
+#: ``quoted_embeds``: the share of a labelled part's characters in :data:`QUOTE_TAGS` that
+#: makes it a quoted post.
+QUOTE_MIN_SHARE = 0.5
+
+
+def _quotes_a_post(page: Page, i: int) -> bool:
+    """``quoted_embeds``: element ``i``, labelled as noise (a ``social`` embed's box), holds
+    its text mostly in a ``<blockquote>``: a post the story quotes, kept."""
+    return (
+        "blockquote" in page.tags[i : page.end[i]] and chars_in(page, i, QUOTE_TAGS) >= QUOTE_MIN_SHARE * page.chars[i]
+    )
+
+
+#: ``comment_notices``: a notice is a block-level text of at most this many characters.
+COMMENT_NOTICE_MAX_CHARS = 400
+
+
+def _comment_notices(
+    page: Page, ranges: list[tuple[int, int]], removed: list[bool], label: Callable[[int], str | None]
+) -> list[int]:
+    """``comment_notices``, on an article: in the kept blocks' ``ranges``, a short block-level
+    text holding a word about moderation (:data:`MODERATION_RUNS`: "ATENÇÃO: Comentários com
+    textos ininteligíveis não serão aprovados pelo moderador", "Kommentare werden
+    moderiert") whose next or previous sibling with text is a comment section (a comment
+    label) is the section's notice, not the story: removed (flags set in place; returned).
+    One scan of the short runs, as ``stock_lines``'s; only the candidates' siblings' labels
+    are read."""
+    if not ranges:
+        return []
+    runs = short_runs(page, COMMENT_NOTICE_MAX_CHARS, ranges)
+    joined = joined_runs(page, runs)
+    hits = [m.start() for m in MODERATION_RUNS.finditer(joined)]
+    if not hits:
+        return []
+    chars, end, parent, tags = page.chars, page.end, page.parent, page.tags
+    found: list[int] = []
+    for x in sorted(owners_of_hits(page, runs, joined, hits, COMMENT_NOTICE_MAX_CHARS)):
+        if removed[x] or tags[x] not in LINE_TAGS or parent[x] < 0:
+            continue
+        siblings = [s for s in page.children_of(parent[x]) if chars[s]]
+        k = siblings.index(x)
+        beside = siblings[k - 1 : k] + siblings[k + 1 : k + 2]
+        if any(label(s) == COMMENT for s in beside):
+            removed[x : end[x]] = [True] * (end[x] - x)
+            found.append(x)
+    return found

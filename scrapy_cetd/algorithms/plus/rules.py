@@ -27,20 +27,20 @@ RULES = (
     "twins",  # siblings alike of the top block complete the story
     "rescued_structures",  # tables, lists of terms and code between kept blocks
     "labelled_parts",  # parts labelled as comments or noise
+    "not_content",  # parts the page labels as not content (class="nocontent"), whatever their size
     "form_parts",  # drop-downs and forms off the story's path
     "headline",  # the h1 that repeats the <title>
-    "story_header",  # standfirst and byline before the story
     "datelines",
     "author_bio",
     "legal_lines",
     "subscribe_calls",
     "affiliate_disclosures",
     "contributor_notes",
-    "author_box",
-    "emphasized_calls",
     "link_pruning",  # link-dense parts of kept blocks
     "linked_headings",  # ... not a linked heading amid its section's text
     "stock_lines",
+    "quoted_embeds",  # ... not a labelled part that quotes a post (an embedded tweet)
+    "comment_notices",  # a short text about comments beside a comment section
     "labelled_paragraphs",
     "photo_credits",
     "forum_furniture",

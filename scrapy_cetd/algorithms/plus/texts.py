@@ -7,8 +7,6 @@ from __future__ import annotations
 from ...page import Page
 from ...structured_data import is_byline, parse_date
 from .data import (
-    AUTHOR_BOX,
-    AUTHOR_BOX_WORDS,
     BIO,
     CALL,
     CALL_WORDS,
@@ -189,26 +187,3 @@ def is_credit(text: str) -> bool:
     """``photo_credits``: ``text`` (whitespace collapsed) is a picture's credit ("Photo: Shutterstock",
     "Getty Images / Holger Leue", "(Image: © Future)")."""
     return len(text) <= CREDIT_MAX_CHARS and CREDIT.fullmatch(text) is not None
-
-
-# --- ``author_box``: an author's box after the story ------------------------------------------
-
-#: ``author_box``: on an article, a text of at most this many characters after the story (among
-#: the top block's last children, or a kept block after it) opening with "About the author"
-#: or holding an author's box's stock line ("View author page", "Latest posts by Ann Lee
-#: (see all)", "More articles by ...") is left out with the box: the author's name, title and bio, which
-#: ``author_bio`` misses when the bio names no writer word.  A lead alone ("About the Author:", a
-#: heading too) goes with the children after it.  0 turns the rule off.
-AUTHOR_BOX_MAX_CHARS = 800
-
-
-AUTHOR_LEAD_MAX_CHARS = 30
-
-
-def is_author_box(text: str) -> bool:
-    """``author_box``: ``text`` (whitespace collapsed) is short and holds an author's box's stock
-    line ("About the author", "View author page")."""
-    if len(text) > AUTHOR_BOX_MAX_CHARS:
-        return False
-    lowered = text.lower()  # the box's words first (C-level): the pattern's search costs 50 µs a text
-    return any(map(lowered.__contains__, AUTHOR_BOX_WORDS)) and AUTHOR_BOX.search(text) is not None
