@@ -14,6 +14,7 @@ import pytest
 
 from scrapy_cetd import DEFAULT_ALGORITHM, algorithm_names, get_algorithm
 from scrapy_cetd.cli import main
+from tests.charset_pages import UNDECLARED_PAGES
 
 TINY_WCXB = Path(__file__).parent / "fixtures" / "tiny-wcxb"
 ARTICLE_GZ = TINY_WCXB / "html" / "0001.html.gz"
@@ -41,6 +42,16 @@ def test_extract_text_from_plain_and_gzip_files(capsys: pytest.CaptureFixture[st
         lines = out.splitlines()
         assert lines[0] == FIRST_PARAGRAPH and HEADLINE not in lines  # the headline is the title's
         assert "Privacy" not in out and "Home" not in out
+
+
+def test_files_in_legacy_encodings_that_declare_none_are_read_in_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for name, _, page, sentence in UNDECLARED_PAGES:
+        path = tmp_path / f"{name}.html"
+        path.write_bytes(page)
+        status, out, err = run(capsys, "extract", str(path))
+        assert status == 0 and err == "" and sentence in out
 
 
 def test_extract_html_and_json(capsys: pytest.CaptureFixture[str], article: Path) -> None:
