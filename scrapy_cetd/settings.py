@@ -16,6 +16,8 @@ CETD_OUTPUT_FIELDS         ``{"url": "url", "title": "title",      output -> ite
 CETD_MIN_TEXT_LENGTH       ``0``                                   shorter text is "short"
 CETD_ON_SHORT_TEXT         ``"flag"``                              ``flag`` or ``drop``
 CETD_ON_ERROR              ``"keep"``                              ``keep`` or ``drop``
+CETD_PAGE_TYPES            ``[]`` (every type)                     page types kept
+CETD_ON_OTHER_PAGE_TYPE    ``"drop"``                              ``keep``, ``flag`` or ``drop``
 CETD_FLAG_FIELD            ``"cetd_flag"``                         why an item has no content
 CETD_ERROR_FIELD           ``"cetd_error"``                        the extraction error
 CETD_SOURCE_FIELD          ``"raw_html"``                          item field with raw HTML
@@ -60,7 +62,7 @@ __all__ = [
 #: ``title`` (the headline, written by the ``title`` output).
 METADATA_OUTPUTS = (
     "authors", "date_published", "date_modified", "language", "site_name", "description", "canonical_url",
-    "image", "tags", "section", "page_type",
+    "image", "tags", "section", "page_type", "declared_page_type",
 )
 #: What the pipeline can write into an item.
 OUTPUTS = (
@@ -102,6 +104,7 @@ KNOWN_SETTINGS = frozenset({
     "CETD_ON_DUPLICATE", "CETD_DUPLICATE_DISTANCE", "CETD_DUPLICATES_STORE", "CETD_DUPLICATES_KEY",
     "CETD_DUPLICATE_OF_FIELD",
     "CETD_LEASE_SECONDS", "CETD_REDIS_LOST_CLOSE",
+    "CETD_PAGE_TYPES", "CETD_ON_OTHER_PAGE_TYPE",
 })
 
 #: Per-request overrides read from ``request.meta``.
@@ -342,6 +345,16 @@ def choice_setting(name: str, value: Any, choices: tuple[str, ...]) -> str:
     return str(value)
 
 
+def _page_types(values: list[Any]) -> tuple[str, ...]:
+    """``CETD_PAGE_TYPES``: page types of :data:`scrapy_cetd.metadata.page_type.PAGE_TYPES`."""
+    from .metadata.page_type import PAGE_TYPES
+
+    for value in values:
+        if value not in PAGE_TYPES:
+            raise InvalidSetting(f"CETD_PAGE_TYPES: unknown page type {value!r}; choose from {', '.join(PAGE_TYPES)}")
+    return tuple(dict.fromkeys(values))
+
+
 def field_setting(name: str, value: Any) -> str | None:
     """An item field name; ``None`` or ``""`` switches the output off."""
     if value is None or value == "":
@@ -425,6 +438,10 @@ class CetdConfig:
     timeout: float | None = DEFAULT_TIMEOUT
     max_elements: int = 0
     item_classes: tuple[type, ...] = ()
+    #: The page types kept (``CETD_PAGE_TYPES``; empty: every type), and what becomes of
+    #: an item of another type (``CETD_ON_OTHER_PAGE_TYPE``).
+    page_types: tuple[str, ...] = ()
+    on_other_page_type: str = "drop"
 
     def fills(self, item: Any) -> bool:
         """Whether ``item`` gets the page's content (``CETD_ITEM_CLASSES``; empty: every item)."""
@@ -470,6 +487,7 @@ class CetdConfig:
         error_field = field_setting("CETD_ERROR_FIELD", settings.get("CETD_ERROR_FIELD", "cetd_error"))
         _distinct_fields(output_fields, {"CETD_FLAG_FIELD": flag_field, "CETD_ERROR_FIELD": error_field})
         duplicate_settings(settings)
+        page_types = _page_types(_get(settings, "CETD_PAGE_TYPES", "getlist", []))
         return cls(
             enabled=enabled,
             options=ExtractionOptions(
@@ -480,7 +498,7 @@ class CetdConfig:
                 diagnostics="diagnostics" in output_fields,
                 html="html" in output_fields,
                 markdown="markdown" in output_fields,
-                metadata=any(o == "title" or o in METADATA_OUTPUTS for o in output_fields),
+                metadata=bool(page_types) or any(o == "title" or o in METADATA_OUTPUTS for o in output_fields),
                 comments="comments" in output_fields,
             ),
             output_fields=output_fields,
@@ -496,6 +514,10 @@ class CetdConfig:
             timeout=_timeout(settings.get("CETD_TIMEOUT", DEFAULT_TIMEOUT)),
             max_elements=count_setting("CETD_MAX_ELEMENTS", settings.get("CETD_MAX_ELEMENTS", DEFAULT_MAX_ELEMENTS)),
             item_classes=_item_classes(_get(settings, "CETD_ITEM_CLASSES", "getlist", [])),
+            page_types=page_types,
+            on_other_page_type=choice_setting(
+                "CETD_ON_OTHER_PAGE_TYPE", settings.get("CETD_ON_OTHER_PAGE_TYPE", "drop"), ("keep", "flag", "drop")
+            ),
         )
 
     @staticmethod
