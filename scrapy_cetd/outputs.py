@@ -15,7 +15,7 @@ __all__ = ["METADATA_OUTPUTS", "OUTPUTS", "diagnostics_output", "extraction_keyw
 #: ``title`` (the headline, written by the ``title`` output).
 METADATA_OUTPUTS = (
     "authors", "date_published", "date_modified", "language", "site_name", "description", "canonical_url",
-    "image", "tags", "section", "page_type",
+    "image", "tags", "section", "page_type", "declared_page_type",
 )
 #: Every output.
 OUTPUTS = (

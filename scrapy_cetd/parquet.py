@@ -42,6 +42,7 @@ OUTPUT_TYPES: dict[str, str] = {
     "authors": "list<string>", "date_published": "string", "date_modified": "string", "language": "string",
     "site_name": "string", "description": "string", "canonical_url": "string", "image": "string",
     "tags": "list<string>", "section": "string", "page_type": "string",
+    "declared_page_type": "string",
 }
 #: The types of the fields ``scrapy-cetd warc`` writes around the outputs
 #: (:data:`scrapy_cetd.warc.extract.ITEM_FIELDS` and ``reason``).

@@ -208,8 +208,13 @@ def unlabelled_pages(directory: Path) -> list[tuple[str, str | None]]:
     evaldata = directory / "evaldata.json"
     if evaldata.is_file():
         records = json.loads(evaldata.read_text(encoding="utf-8"))
-        pages = [(str(directory / "html" / record["file"]), url) for url, record in records.items()]
-        return [(path, url) for path, url in pages if Path(path).is_file()]
+        pages = []
+        for url, record in records.items():
+            path = directory / "html" / record["file"]
+            path = path if path.is_file() else path.with_name(path.name + ".gz")
+            if path.is_file():
+                pages.append((str(path), url))
+        return pages
     return [(str(path), None) for path in sorted(directory.glob("*/source.html*"))]
 
 

@@ -237,6 +237,16 @@ class ContentExtractionPipeline:
         return result
 
     def _write(self, item: Any, adapter: ItemAdapter, result: Extraction, options: ExtractionOptions) -> Any:
+        page_type = result.metadata.page_type if result.metadata else None
+        if self.config.page_types and page_type:  # CETD_PAGE_TYPES: each type counted
+            self.stats.inc_value(f"{STATS_PREFIX}/page_types/{page_type}")
+        if self.config.page_types and page_type not in self.config.page_types:
+            self.stats.inc_value(f"{STATS_PREFIX}/items/other_page_type")
+            if self.config.on_other_page_type == "drop":
+                self.stats.inc_value(f"{STATS_PREFIX}/items/dropped/page_type")
+                raise DropItem(f"{result.url} is classified {page_type}, not one of CETD_PAGE_TYPES", log_level="INFO")
+            if self.config.on_other_page_type == "flag":
+                self._set(item, adapter, self.config.flag_field, "page_type")
         if len(result.text) < options.min_text_length:
             if self.config.on_short_text == "drop":
                 self.stats.inc_value(f"{STATS_PREFIX}/items/dropped/short_text")

@@ -96,6 +96,8 @@ DEFAULTS: Mapping[str, Any] = MappingProxyType({
     "CETD_DUPLICATE_OF_FIELD": "duplicate_of",
     "CETD_LEASE_SECONDS": 30.0,
     "CETD_REDIS_LOST_CLOSE": 60.0,
+    "CETD_PAGE_TYPES": (),  # every type
+    "CETD_ON_OTHER_PAGE_TYPE": "drop",
 })
 #: Every ``CETD_*`` setting: another ``CETD_*`` name is a misspelling, and the crawl warns
 #: about it at start.
@@ -351,6 +353,16 @@ def choice_setting(name: str, value: Any, choices: tuple[str, ...]) -> str:
     return str(value)
 
 
+def _page_types(values: list[Any]) -> tuple[str, ...]:
+    """``CETD_PAGE_TYPES``: page types of :data:`scrapy_cetd.metadata.page_type.PAGE_TYPES`."""
+    from .metadata.page_type import PAGE_TYPES
+
+    for value in values:
+        if value not in PAGE_TYPES:
+            raise InvalidSetting(f"CETD_PAGE_TYPES: unknown page type {value!r}; choose from {', '.join(PAGE_TYPES)}")
+    return tuple(dict.fromkeys(values))
+
+
 def field_setting(name: str, value: Any) -> str | None:
     """An item field name; ``None`` or ``""`` switches the output off."""
     if value is None or value == "":
@@ -434,6 +446,10 @@ class CetdConfig:
     timeout: float | None = DEFAULT_TIMEOUT
     max_elements: int = 0
     item_classes: tuple[type, ...] = ()
+    #: The page types kept (``CETD_PAGE_TYPES``; empty: every type), and what becomes of
+    #: an item of another type (``CETD_ON_OTHER_PAGE_TYPE``).
+    page_types: tuple[str, ...] = ()
+    on_other_page_type: str = "drop"
 
     def fills(self, item: Any) -> bool:
         """Whether ``item`` gets the page's content (``CETD_ITEM_CLASSES``; empty: every item)."""
@@ -477,6 +493,7 @@ class CetdConfig:
         error_field = field_setting("CETD_ERROR_FIELD", read_setting(settings, "CETD_ERROR_FIELD"))
         _distinct_fields(output_fields, {"CETD_FLAG_FIELD": flag_field, "CETD_ERROR_FIELD": error_field})
         duplicate_settings(settings)
+        page_types = _page_types(read_setting(settings, "CETD_PAGE_TYPES", "getlist"))
         return cls(
             enabled=enabled,
             options=ExtractionOptions(
@@ -487,7 +504,7 @@ class CetdConfig:
                 diagnostics="diagnostics" in output_fields,
                 html="html" in output_fields,
                 markdown="markdown" in output_fields,
-                metadata=any(o == "title" or o in METADATA_OUTPUTS for o in output_fields),
+                metadata=bool(page_types) or any(o == "title" or o in METADATA_OUTPUTS for o in output_fields),
                 comments="comments" in output_fields,
             ),
             output_fields=output_fields,
@@ -505,6 +522,10 @@ class CetdConfig:
             timeout=_timeout(read_setting(settings, "CETD_TIMEOUT")),
             max_elements=count_setting("CETD_MAX_ELEMENTS", read_setting(settings, "CETD_MAX_ELEMENTS")),
             item_classes=_item_classes(read_setting(settings, "CETD_ITEM_CLASSES", "getlist")),
+            page_types=page_types,
+            on_other_page_type=choice_setting(
+                "CETD_ON_OTHER_PAGE_TYPE", read_setting(settings, "CETD_ON_OTHER_PAGE_TYPE"), ("keep", "flag", "drop")
+            ),
         )
 
     @staticmethod

@@ -227,7 +227,7 @@ def page_type_features(page: Page, metadata: Metadata, declared: Sequence[str]) 
     values = [
         *_structure_features(page),
         *(float(np.log1p(counts[tag])) for tag in _COUNTED_TAGS),
-        *_url_features(page.url),
+        *_url_features(page.url or metadata.canonical_url),  # a stored page: its declared address
         *_declared_features(declared),
         float(metadata.date_published is not None),
         float(bool(metadata.authors)),
