@@ -225,7 +225,7 @@ def html_emphasis(body: str) -> list[tuple[str, int]]:
     ("body", "read"),
     [
         ("<p>Rates rose by <b>10</b><i>%</i>.</p>", "<p>Rates rose by <strong>10</strong><em>%</em>.</p>"),
-        ("<p><i>a quarter</i><b>point</b> more</p>", "<p><em>a quarter</em> <strong>point</strong> more</p>"),
+        ("<p><i>a quarter</i><b>point</b> more</p>", "<p><em>a quarter</em><strong>point</strong> more</p>"),
         ("<p><b><i>x</i></b> y</p>", "<p><strong><em>x</em></strong> y</p>"),
         ("<p>a <b>b <i>c</i></b><i>, d</i> e</p>", "<p>a <strong>b <em>c</em></strong><em>, d</em> e</p>"),
         ("<p>x<b>\"q\"</b>y</p>", "<p>x&quot;q&quot;y</p>"),  # no reader's emphasis fits: the words stay
