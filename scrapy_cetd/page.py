@@ -737,6 +737,12 @@ class Page:
         return self._child_and_run_owners[len(self.parent) - 1 :]
 
     @cached_property
+    def child_parent_array(self) -> np.ndarray:
+        """The parent of each element but body (element ``i``'s at ``i - 1``), as an array
+        (the start of :attr:`_child_and_run_owners`)."""
+        return self._child_and_run_owners[: len(self.parent) - 1]
+
+    @cached_property
     def _child_and_run_owners(self) -> np.ndarray:
         """The parent of each element but body, then the owner of each run (for DensitySum)."""
         return _int_array(self.parent[1:] + self.run_owner, "n")

@@ -78,13 +78,15 @@ def _require_sklearn() -> None:
 
 def fit_logistic(features: np.ndarray, labels: Sequence[str], classes: Sequence[str], c: float = 1.0) -> dict[str, Any]:
     """A multinomial logistic regression (L2, inverse strength ``c``) on standardized
-    features, as plain arrays: ``mean``, ``scale``, ``weights`` (features x classes, in the
-    order of ``classes``), ``bias``, ``classes``.  A class without samples gets a bias that
-    never wins."""
+    features (a NaN, an unknown value, read as its column's mean), as plain arrays:
+    ``mean``, ``scale``, ``weights`` (features x classes, in the order of ``classes``),
+    ``bias``, ``classes``.  A class without samples gets a bias that never wins."""
     _require_sklearn()
     from sklearn.linear_model import LogisticRegression
 
-    mean = features.mean(axis=0)
+    known = ~np.isnan(features)
+    mean = np.where(known, features, 0.0).sum(axis=0) / np.maximum(known.sum(axis=0), 1)
+    features = np.where(known, features, mean)  # an unknown value counts as the mean
     scale = features.std(axis=0)
     scale[scale == 0] = 1.0
     model = LogisticRegression(C=c, max_iter=5000)
@@ -106,6 +108,7 @@ def fit_logistic(features: np.ndarray, labels: Sequence[str], classes: Sequence[
 
 def predict_logistic(arrays: dict[str, Any], features: np.ndarray) -> list[str]:
     """The most probable class of each row under :func:`fit_logistic`'s arrays."""
+    features = np.where(np.isnan(features), arrays["mean"], features)
     z = ((features - arrays["mean"]) / arrays["scale"]) @ arrays["weights"] + arrays["bias"]
     return [str(arrays["classes"][k]) for k in z.argmax(axis=1)]
 

@@ -92,7 +92,20 @@ def test_odd_pages_get_a_type(html: str, url: str | None) -> None:
     result = scrapy_cetd.extract(html, url=url)
     assert result.metadata is not None and result.metadata.page_type in PAGE_TYPES
     features = features_of_page(page_of(html, url))
-    assert features.shape == (len(FEATURE_NAMES),) and np.isfinite(features).all()
+    assert features.shape == (len(FEATURE_NAMES),)
+    unknown = {name for name, value in zip(FEATURE_NAMES, features) if not np.isfinite(value)}
+    assert unknown <= {name for name in FEATURE_NAMES if name.startswith("url_")}  # no URL: NaN, read as the mean
+
+
+def test_a_page_without_url_reads_its_canonical_url_or_none() -> None:
+    html = ARTICLE.replace("<head>", '<head><link rel="canonical" href="https://courier.test/2026/11/library">')
+    with_canonical = features_of_page(page_of(html, None))
+    assert np.isfinite(with_canonical).all()
+    without = features_of_page(page_of(ARTICLE, None))
+    url_columns = [k for k, name in enumerate(FEATURE_NAMES) if name.startswith("url_")]
+    assert np.isnan(without[url_columns]).all()
+    model = load_model()
+    assert np.array_equal(model.scores(without), model.scores(np.where(np.isnan(without), model.mean, without)))
 
 
 def test_declared_types_read_json_ld_and_og_type() -> None:

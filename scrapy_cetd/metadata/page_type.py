@@ -20,11 +20,12 @@ its cross-validation grouped by site (``docs/metadata.md``).
 
 from __future__ import annotations
 
+import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -51,16 +52,15 @@ __all__ = [
 #: WCXB's seven page types, in the model's class order.
 PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
 
-#: Tags counted (``log1p`` of the count) as features.
-_COUNTED_TAGS = (
-    "p", "h1", "h2", "h3", "h4", "li", "a", "img", "form", "input", "button", "select", "textarea",
-    "table", "pre", "code", "article", "time", "nav", "aside", "iframe", "dt", "section", "blockquote",
-    "figure", "span", "label", "svg",
-)
-#: Elements that hold a repeated teaser (a story's or a product's card) when several
-#: siblings with links sit under one parent.
-_TEASER_TAGS = frozenset({"li", "article", "div", "tr", "section", "td"})
-_HEADINGS = frozenset({"h2", "h3", "h4"})
+#: Tag codes for the structure features: teaser holders (a story's or a product's card, when
+#: several siblings with links sit under one parent), headings, code, list items.
+_TEASER, _HEADING, _CODE, _ITEM = 1, 2, 3, 4
+_TAG_CODES = {
+    **dict.fromkeys(("div", "article", "tr", "section", "td"), _TEASER),
+    **dict.fromkeys(("h2", "h3", "h4"), _HEADING),
+    **dict.fromkeys(("pre", "code"), _CODE),
+    "li": _ITEM,
+}
 #: Words of the URL (host labels and path segments, split at punctuation) that name a kind
 #: of page in English, in groups; each group is one feature (whether a word of it occurs).
 _URL_WORDS = {
@@ -77,6 +77,8 @@ _URL_WORDS = {
 }
 _URL_WORD_GROUPS = {group: frozenset(words.split()) for group, words in _URL_WORDS.items()}
 _URL_SPLIT = re.compile(r"[^a-z0-9]+")
+_SLUG_SPLIT = re.compile(r"[-_+]")
+_NUMERIC_ID = re.compile(r"\d{4,}")
 #: A date in a URL's path: ``/2024/05/``, ``2024-05-01``, ``20240501``.
 _URL_DATE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d(?:[/_-][01]?\d(?:[/_-]|$)|[01]\d[0-3]\d(?:\D|$))")
 #: Declared schema.org types and ``og:type`` values, in groups; each group is one feature.
@@ -98,7 +100,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "largest_container_share", "largest_run_share", "log_long_runs", "long_run_char_share",
     "linked_headings", "linked_heading_share", "log_teasers", "teaser_char_share",
     "pre_code_char_share", "li_char_share", "log_currency_signs", "log_title_words",
-    *(f"tag_{tag}" for tag in _COUNTED_TAGS),
     "url_known", "url_depth", "url_root", "url_date", "url_slug_words", "url_last_chars", "url_numeric_id",
     "url_query", "url_file",
     *(f"url_word_{group}" for group in _URL_WORDS),
@@ -129,20 +130,23 @@ def declared_types(objects: list[dict[str, Any]], metas: dict[str, list[str]]) -
 
 
 def _url_features(url: str | None) -> list[float]:
+    """The URL's shape and words; unknown (NaN, which the model reads as the training
+    pages' mean) for a page without a URL, e.g. a stored page without a canonical URL."""
+    unknown = [math.nan] * (9 + len(_URL_WORDS))
     if not url:
-        return [0.0] * (9 + len(_URL_WORDS))
+        return unknown
     try:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
     except ValueError:
-        return [0.0] * (9 + len(_URL_WORDS))
+        return unknown
     path = parts.path.lower()
     segments = [s for s in path.split("/") if s]
     last = segments[-1] if segments else ""
     stem = last.rsplit(".", 1)[0] if "." in last else last
     words = set(_URL_SPLIT.split(" ".join([*host.split(".")[:-1], *segments])))
     words.update(segments)
-    slug_words = len([w for w in re.split(r"[-_+]", stem) if w.isalpha()])
+    slug_words = len([w for w in _SLUG_SPLIT.split(stem) if w.isalpha()])
     return [
         1.0,
         float(min(len(segments), 8)),
@@ -150,7 +154,7 @@ def _url_features(url: str | None) -> list[float]:
         float(_URL_DATE.search(path) is not None),
         float(min(slug_words, 20)),
         float(min(len(stem), 200)) / 20,
-        float(bool(re.search(r"\d{4,}", stem))),
+        float(_NUMERIC_ID.search(stem) is not None),
         float(bool(parts.query)),
         float("." in last),
         *(float(not words.isdisjoint(group)) for group in _URL_WORD_GROUPS.values()),
@@ -168,65 +172,63 @@ def _declared_features(declared: Sequence[str]) -> list[float]:
 
 
 def _structure_features(page: Page) -> list[float]:
+    """Text, links and the shape of the blocks, over the page model's arrays (those
+    cetd-plus has built already) and one pass over the tags, in C (``map`` and NumPy)."""
     n = len(page.elements)
     total = page.chars[0] if n else 0
     if not total:
-        return [float(np.log1p(n))] + [0.0] * 15
-    tags = page.tags
+        return [math.log1p(n)] + [0.0] * 15
+    codes = np.fromiter(map(_TAG_CODES.get, page.tags, repeat(0)), np.int8, n)
     chars = page.chars_array
-    run_chars = page.run_chars_array.astype(np.float64)
+    run_chars = page.run_chars_array
     owner = page.run_owner_array
-    parent = np.asarray(page.parent)
+    parent = page.child_parent_array  # element i's at i - 1
     # The text of each run counted in its owner's parent: the container of a paragraph.
-    container = np.bincount(parent[owner[owner > 0]], weights=run_chars[owner > 0], minlength=n)
+    inner = owner > 0
+    container = np.bincount(parent[owner[inner] - 1], weights=run_chars[inner], minlength=n)
     long_runs = run_chars >= 150
-    link_tags = np.asarray(page.link_tags)
-    link_chars = np.asarray(page.link_chars)
-    is_teaser_tag = np.fromiter(map(_TEASER_TAGS.__contains__, tags), bool, n)
-    teaser = is_teaser_tag & (link_tags > 0) & (chars >= 20) & (chars <= 2000) & (link_chars < chars)
-    teaser[0] = False
-    if teaser.any():
-        groups = np.bincount(parent[teaser], minlength=n)
+    # Teasers: holders with some text and a link, not all link text, grouped by parent.
+    candidates = np.flatnonzero((codes == _TEASER) | (codes == _ITEM))
+    candidates = candidates[(candidates > 0) & (chars[candidates] >= 20) & (chars[candidates] <= 2000)]
+    teasers, teaser_chars = 0, 0.0
+    if len(candidates):
+        links = np.fromiter(map(page.link_chars.__getitem__, candidates.tolist()), np.int64, len(candidates))
+        tagged = np.fromiter(map(page.link_tags.__getitem__, candidates.tolist()), np.int64, len(candidates))
+        candidates = candidates[(tagged > 0) & (links < chars[candidates])]
+    if len(candidates):
+        groups = np.bincount(parent[candidates - 1], minlength=n)
         best = int(groups.argmax())
         teasers = int(groups[best])
-        teaser_chars = float(chars[teaser & (parent == best)].sum())
-    else:
-        teasers, teaser_chars = 0, 0.0
-    headings = [i for i, tag in enumerate(tags) if tag in _HEADINGS]
+        teaser_chars = float(chars[candidates[parent[candidates - 1] == best]].sum())
+    headings = np.flatnonzero(codes == _HEADING).tolist()
     linked = sum(1 for i in headings if page.link_tags[i])
-    pre_code = sum(page.chars[i] for i, tag in enumerate(tags) if tag == "pre" or tag == "code")
-    owner_tags = [tags[i] for i in page.run_owner]
-    li_chars = float(run_chars[np.fromiter((t == "li" for t in owner_tags), bool, len(owner_tags))].sum())
+    pre_code = float(chars[codes == _CODE].sum())
     text = "".join(page.run_collapsed)
-    currency = sum(map(text.count, _CURRENCY))
-    title_words = len((page.title or "").split())
     return [
-        float(np.log1p(n)),
-        float(np.log1p(total)),
+        math.log1p(n),
+        math.log1p(total),
         page.link_chars[0] / total,
-        float(np.log1p(tags.count("a"))),
+        math.log1p(page.link_tags[0]),
         float(container.max()) / total,
         float(run_chars.max()) / total,
-        float(np.log1p(long_runs.sum())),
+        math.log1p(int(long_runs.sum())),
         float(run_chars[long_runs].sum()) / total,
-        float(np.log1p(linked)),
+        math.log1p(linked),
         linked / len(headings) if headings else 0.0,
-        float(np.log1p(teasers)),
+        math.log1p(teasers),
         teaser_chars / total,
         min(pre_code / total, 1.0),
-        li_chars / total,
-        float(np.log1p(currency)),
-        float(min(title_words, 40)),
+        float(run_chars[codes[owner] == _ITEM].sum()) / total,
+        math.log1p(sum(map(text.count, _CURRENCY))),
+        float(min(len((page.title or "").split()), 40)),
     ]
 
 
 def page_type_features(page: Page, metadata: Metadata, declared: Sequence[str]) -> np.ndarray:
     """The evidence :func:`classify_page` weighs, as a vector (:data:`FEATURE_NAMES`):
     the page's, its ``metadata``'s and its ``declared`` types' (:func:`declared_types`)."""
-    counts = Counter(page.tags)
     values = [
         *_structure_features(page),
-        *(float(np.log1p(counts[tag])) for tag in _COUNTED_TAGS),
         *_url_features(page.url or metadata.canonical_url),  # a stored page: its declared address
         *_declared_features(declared),
         float(metadata.date_published is not None),
@@ -251,17 +253,28 @@ class PageTypeModel:
         self.bias = np.asarray(arrays["bias"], dtype=np.float64)
         if self.feature_names != FEATURE_NAMES:
             raise ValueError("the page-type model was trained on other features: retrain it")
+        # The standardization folded into the weights: one product and one sum a page.
+        self._weights = self.weights / self.scale[:, None]
+        self._bias = self.bias - (self.mean / self.scale) @ self.weights
+
+    def scores(self, features: np.ndarray) -> np.ndarray:
+        """Each class's linear score (log-odds up to a constant) for each row of ``features``;
+        a NaN (an unknown value) counts as the training pages' mean."""
+        features = np.atleast_2d(features)
+        unknown = np.isnan(features)
+        if unknown.any():
+            features = np.where(unknown, self.mean, features)
+        return features @ self._weights + self._bias
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """Each class's probability for each row of ``features`` (or for one vector)."""
-        z = ((np.atleast_2d(features) - self.mean) / self.scale) @ self.weights + self.bias
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
+        z = self.scores(features)
+        e = np.exp(z - z.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 
     def predict(self, features: np.ndarray) -> list[str]:
         """The most probable class of each row."""
-        return [self.classes[k] for k in self.probabilities(features).argmax(axis=1)]
+        return [self.classes[k] for k in self.scores(features).argmax(axis=1)]
 
 
 @lru_cache(maxsize=1)
