@@ -344,12 +344,12 @@ COMMENT_FORM_NOTICE = re.compile(
     re.IGNORECASE,
 )
 
-#: Words about the moderation of comments, in the languages of the dev sets' pages
+#: Words about the moderation of comments (lower case), in the languages of the dev sets' pages
 #: (``moderated``, ``moderator``, ``moderador``, ``modéré``, ``moderiert``, ``moderowane``) at
 #: a word's start: a short text holding one, beside a comment section, is the section's
 #: notice (``comment_notices``).  "Comment" alone is not enough: a story's last line often
 #: invites comments (three dev pages lost such a line).
-MODERATION_RUNS = re.compile(r"\n[^\n]*?(?<![^\W\d_])(?:moderat|moderad|modér|moderier|moderow)")
+MODERATION_WORDS = ("moderat", "moderad", "modér", "moderier", "moderow")
 
 #: ... and short lines that invite a comment ("Share your thoughts...", "Join the
 #: conversation", "No comments yet"), a notice only as a line of their own.

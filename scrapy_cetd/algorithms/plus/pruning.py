@@ -20,7 +20,7 @@ from .data import (
     LABELLED_TAGS,
     LINE_TAGS,
     LINK_PRUNE_SPARED_TAGS,
-    MODERATION_RUNS,
+    MODERATION_WORDS,
     QUOTE_TAGS,
     SCANNED_TAGS,
     STOCK_RUNS,
@@ -190,7 +190,10 @@ def prune(
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
-    if on_article and rules.on("comment_notices"):
+    comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if label(i) == COMMENT]
+    # Read only where a comment section was found in or beside the kept blocks: the scan's
+    # cost is paid by the few pages with comments there.
+    if comments and on_article and rules.on("comment_notices"):
         notices = _comment_notices(page, ranges, removed, label)
         if notices:
             info["comment_notices"] = Named(notices)
@@ -198,7 +201,6 @@ def prune(
         info["pruned"] = Named(sorted(pruned))
     if labelled:
         info["dropped_labelled"] = Named(sorted(set(labelled)))
-    comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if label(i) == COMMENT]
     return kept, removed, comments
 
 
@@ -262,17 +264,23 @@ def _comment_notices(
     page: Page, ranges: list[tuple[int, int]], removed: list[bool], label: Callable[[int], str | None]
 ) -> list[int]:
     """``comment_notices``, on an article: in the kept blocks' ``ranges``, a short block-level
-    text holding a word about moderation (:data:`MODERATION_RUNS`: "ATENÇÃO: Comentários com
+    text holding a word about moderation (:data:`MODERATION_WORDS`: "ATENÇÃO: Comentários com
     textos ininteligíveis não serão aprovados pelo moderador", "Kommentare werden
     moderiert") whose next or previous sibling with text is a comment section (a comment
     label) is the section's notice, not the story: removed (flags set in place; returned).
-    One scan of the short runs, as ``stock_lines``'s; only the candidates' siblings' labels
-    are read."""
+    The short runs are joined as ``stock_lines``'s and searched for the words' beginnings;
+    only the candidates' siblings' labels are read."""
     if not ranges:
         return []
     runs = short_runs(page, COMMENT_NOTICE_MAX_CHARS, ranges)
     joined = joined_runs(page, runs)
-    hits = [m.start() for m in MODERATION_RUNS.finditer(joined)]
+    hits = []
+    for stem in ("moder", "modér"):  # the words' two beginnings, found by C-level searches
+        at = joined.find(stem)
+        while at >= 0:
+            if not joined[at - 1].isalpha() and joined.startswith(MODERATION_WORDS, at):
+                hits.append(joined.rfind("\n", 0, at))
+            at = joined.find(stem, at + 1)
     if not hits:
         return []
     chars, end, parent, tags = page.chars, page.end, page.parent, page.tags
