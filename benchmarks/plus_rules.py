@@ -1,4 +1,4 @@
-"""Ablations of cetd-plus's news rules (issue 14) on a split of the WCXB dev pages.
+"""Ablations of cetd-plus's news rules on a split of the WCXB dev pages.
 
     python benchmarks/plus_rules.py ../shared/benchmarks/wcxb-dev [--split first-half]
         [--folds] [--comment-stems a,b] [--noise-stems a,b] [--off RULE,RULE]

@@ -1,4 +1,4 @@
-"""Line-Block (seed 003): re-broken lines, line-blocks, TTR / ATTR / TKD, classification."""
+"""Line-Block (docs/algorithms.md, Line-Block): re-broken lines, line-blocks, TTR / ATTR / TKD, classification."""
 
 from __future__ import annotations
 

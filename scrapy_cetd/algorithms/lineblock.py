@@ -1,4 +1,4 @@
-"""Line-Block content extraction with TTR, ATTR and TKD (seed 003; ``ALGORITHMS.md`` section 4).
+"""Line-Block content extraction with TTR, ATTR and TKD (docs/algorithms.md, Line-Block).
 
 One registered algorithm, ``lineblock``:
 

@@ -221,7 +221,7 @@ def is_byline(text: str) -> bool:
     """Whether ``text`` (whitespace collapsed) is a byline and nothing else: "By" (or its
     word in another language, :data:`BY_LINE`) and people's names, each of two or more
     capitalised words ("By Stefan Becket, Kathryn Watson", "Von Hans Müller").  cetd-plus
-    (rule 13) leaves such a line at the story's edges out of the text; the metadata reads
+    (``datelines``) leaves such a line at the story's edges out of the text; the metadata reads
     the names as the authors."""
     if len(text) > 120 or not BY_LINE.match(text):
         return False

@@ -103,7 +103,7 @@ def plus_selection(
     link_prune: float = PARAMS["link_prune"].default,
     dedupe_min_chars: int = int(PARAMS["dedupe_min_chars"].default),
 ) -> Selection:
-    """CECTD-DS's threshold and ``ExtractContent`` walk (seed 000, 4.2 and Algorithm 2) on
+    """CECTD-DS's threshold and ``ExtractContent`` walk (the CETD paper, 4.2 and Algorithm 2) on
     the statistics without removed subtrees, then the rules of the package docstring.
 
     The threshold is ``coefficient`` times the smallest density on the path from the top

@@ -1,4 +1,4 @@
-"""CETD's statistics (seed 000, section 3) as the rules see the page: ``removed_elements``
+"""CETD's statistics (the CETD paper, section 3) as the rules see the page: ``removed_elements``
 taken off the counts, ``not_blocks`` in DensitySum, and the paragraphs that make prose."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def _is_noscript_noise(page: Page, i: int) -> bool:
 
 @dataclass
 class Counts:
-    """CETD statistics of the page with some subtrees removed (seed 000, section 3)."""
+    """CETD statistics of the page with some subtrees removed (the CETD paper, section 3)."""
 
     removed: list[bool]
     chars: list[int]
@@ -127,7 +127,7 @@ def counts_without(page: Page, roots: list[int]) -> Counts:
 def density_sums(
     page: Page, density: Sequence[float] | np.ndarray, roots: list[int], positions: Mapping[str, list[int]]
 ) -> list[float]:
-    """DensitySum (seed 000, Definition 3) with removed elements at 0, and ``not_blocks`` on what
+    """DensitySum (the CETD paper, Definition 3) with removed elements at 0, and ``not_blocks`` on what
     a block is: a link (``a``, ``button``, ``select``) or a ``NOT_BLOCK_TAGS`` element and
     everything in it is never a block (DensitySum 0); a ``<pre>`` has its own density as
     DensitySum and its descendants 0 (preformatted text is one block)."""

@@ -80,7 +80,7 @@ def is_dateline(text: str) -> bool:
     """``datelines``: ``text`` (whitespace collapsed) is a dateline ("Updated Nov 25, 2025 5:00 am
     PST", "Published 2025-12-20 in News", "By Ann Lee | March 3, 2024", "3 min read", and a
     labelled time alone: "Updated 5:27 am CST", no first-half page changed), or
-    a byline without a date ("By Ann Lee, Bo Roe": :func:`~scrapy_cetd.metadata.is_byline`;
+    a byline without a date ("By Ann Lee, Bo Roe": :func:`~scrapy_cetd.structured_data.is_byline`;
     first dev half: one article changed, F1 0.9926 -> 0.9959, the folds' means unchanged
     at four decimals)."""
     if len(text) > DATELINE_MAX_CHARS:
