@@ -1,7 +1,8 @@
 """cetd-plus: CECTD-DS with measured rules beyond the paper.
 
 Faithful CECTD-DS (the CETD paper, Sun, Song, Liao, SIGIR 2011; docs/algorithms.md, CETD)
-on the shared page model: the same parse and statistics, the threshold and ``ExtractContent`` walk of the paper's Algorithm 2.
+on the shared page model: the same parse and statistics, the threshold and
+``ExtractContent`` walk of the paper's Algorithm 2.
 On top of it, rules named by what they do (:data:`.rules.RULES`; the same names in the
 diagnostics, ``docs/cetd-plus.md`` and the tests; :data:`.rules.OFF` turns one off for an
 ablation).  In the order the selection applies them (:func:`.pipeline.plus_selection`):
