@@ -23,6 +23,21 @@ from .reading import in_order, label_text, tag_positions
 from .rules import Named
 from .statistics import Counts, count_paragraphs, is_prose
 
+__all__ = [
+    "ITEM_MAX_SHARE",
+    "LIST_TOP_MIN_PROSE_SHARE",
+    "RESCUE_MAX_LINK_DENSITY",
+    "TOP_CHROME_MAX_SHARE",
+    "TOP_CHROME_TRIES",
+    "TWIN_MIN_PARAGRAPH_SHARE",
+    "filter_blocks",
+    "list_in_prose",
+    "main_region",
+    "rescue_structures",
+    "top_outside_chrome",
+    "twins_of_top",
+]
+
 RESCUE_MAX_LINK_DENSITY = 0.3
 
 

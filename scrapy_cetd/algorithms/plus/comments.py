@@ -11,6 +11,8 @@ from .data import HEADING_TAGS, NO_COMMENT_TAGS
 from .reading import element_label, in_order, lies_within, outermost_of, tag_positions
 from .texts import is_comment_form_notice, is_stock_line
 
+__all__ = ["COMMENT_MIN_WORDS", "COMMENT_NOTICE_MAX_CHARS", "comment_sections", "posted_comments"]
+
 #: A comments output none of whose parts holds this many words holds no posted comment
 #: (labels, counts and controls: on the first 748 dev pages 11 outputs, none a reader's).
 COMMENT_MIN_WORDS = 5

@@ -12,6 +12,15 @@ from ...structured_data import article_body, object_types
 from .data import ARTICLE_TYPE, RESCUED_TAGS, WORD
 from .reading import outermost_of
 
+__all__ = [
+    "DECLARED_MIN_COVER",
+    "DECLARED_MIN_SHARE",
+    "DECLARED_MIN_WORDS",
+    "declares_article",
+    "og_type",
+    "undeclared_parts",
+]
+
 #: ``declared_body``: where the page declares its story's text (JSON-LD ``articleBody``) in at least
 #: ``DECLARED_MIN_WORDS`` words, holding ``DECLARED_MIN_COVER`` of the selection's words, a
 #: kept line is left out when under ``DECLARED_MIN_SHARE`` of its words lie in a word

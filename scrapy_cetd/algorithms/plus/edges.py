@@ -24,6 +24,8 @@ from .texts import (
     is_legal,
 )
 
+__all__ = ["HEADER_CHILDREN", "story_edges"]
+
 #: The story's edges: this many first and last children of the top block.
 HEADER_CHILDREN = 4
 

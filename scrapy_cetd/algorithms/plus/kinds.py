@@ -24,6 +24,14 @@ from .declared import og_type
 from .reading import class_and_id, joined_runs, label_text, outermost_of, short_runs, tag_positions
 from .texts import FORUM_STAT_MAX_CHARS, is_forum_stat
 
+__all__ = [
+    "PRODUCT_NOISE_MAX_REPEATS",
+    "PRODUCT_NOISE_MAX_SHARE",
+    "forum_furniture",
+    "is_product_page",
+    "product_noise_roots",
+]
+
 #: ... unless the element holds more than this share of the page's characters.
 PRODUCT_NOISE_MAX_SHARE = 0.5
 

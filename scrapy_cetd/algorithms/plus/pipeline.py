@@ -21,6 +21,8 @@ from .reading import tag_positions
 from .rules import Named, described
 from .statistics import counts_without, density_sums, removed_roots
 
+__all__ = ["COEFFICIENT", "PARAMS", "plus_selection"]
+
 
 def _selection_of_blocks(page: Page, blocks: list[int], removed: list[bool]) -> tuple[set[int], set[int]]:
     """The blocks' content minus the removed subtrees, as ``(subtrees, runs)``.

@@ -31,6 +31,15 @@ from .rules import Named
 from .statistics import Counts
 from .texts import CREDIT_MAX_CHARS, STOCK_MAX_CHARS, is_credit, is_stock_line
 
+__all__ = [
+    "COMMENT_NOTICE_MAX_CHARS",
+    "LINKED_HEADING_MIN_CONTEXT",
+    "NOISE_MAX_SHARE",
+    "PRUNE_BLOCK_MAX_LINK_DENSITY",
+    "QUOTE_MIN_SHARE",
+    "prune",
+]
+
 #: ``link_pruning``: a kept block is pruned only if its own link density is below this.
 PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
 

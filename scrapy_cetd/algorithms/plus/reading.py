@@ -15,6 +15,21 @@ from ...page import Page, attribute_items
 from ..labels import label_of
 from .data import COMPONENT_ATTRIBUTE_ENDINGS, LABEL_ATTRIBUTES, LOOKED_UP_TAGS
 
+__all__ = [
+    "chars_in",
+    "class_and_id",
+    "element_label",
+    "holds_any",
+    "in_order",
+    "joined_runs",
+    "label_text",
+    "lies_within",
+    "outermost_of",
+    "owners_of_hits",
+    "short_runs",
+    "tag_positions",
+]
+
 
 def tag_positions(page: Page, tags: frozenset[str] = LOOKED_UP_TAGS) -> dict[str, list[int]]:
     """The indices of the elements with each of ``tags``, in document order.

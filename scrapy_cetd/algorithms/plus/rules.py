@@ -12,6 +12,8 @@ from typing import Any
 
 from ...page import Page
 
+__all__ = ["Named", "OFF", "RULES", "described", "on"]
+
 #: The rules, in the order the selection applies them (``docs/cetd-plus.md`` describes each).
 RULES = (
     "removed_elements",  # dialogs, footers, captions, media fallback, noscript notices, permalink signs

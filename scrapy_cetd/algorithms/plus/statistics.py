@@ -22,6 +22,17 @@ from .data import (
 )
 from .reading import in_order, tag_positions
 
+__all__ = [
+    "Counts",
+    "NOSCRIPT_NOTICE_MAX_CHARS",
+    "PROSE_MIN_PARAGRAPHS",
+    "count_paragraphs",
+    "counts_without",
+    "density_sums",
+    "is_prose",
+    "removed_roots",
+]
+
 #: ``removed_elements`` also removes a ``<noscript>`` of at most this many characters that speaks of
 #: JavaScript ("JavaScript is disabled. For a better experience, please enable
 #: JavaScript ..."): a notice to readers without scripts, not content.  A longer one

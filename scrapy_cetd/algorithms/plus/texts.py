@@ -28,6 +28,31 @@ from .data import (
 )
 from .reading import chars_in, holds_any
 
+__all__ = [
+    "BIO_MAX_CHARS",
+    "CALL_MAX_CHARS",
+    "COMMENT_INVITATION_MAX_CHARS",
+    "CREDIT_MAX_CHARS",
+    "DATELINE_MAX_CHARS",
+    "DATELINE_OTHER_WORDS",
+    "DISCLOSURE_MAX_CHARS",
+    "FORUM_STAT_MAX_CHARS",
+    "LEGAL_MAX_CHARS",
+    "NOTE_MAX_CHARS",
+    "NOTE_MIN_ITALIC",
+    "STOCK_MAX_CHARS",
+    "is_bio",
+    "is_call",
+    "is_comment_form_notice",
+    "is_contributor_note",
+    "is_credit",
+    "is_dateline",
+    "is_disclosure",
+    "is_forum_stat",
+    "is_legal",
+    "is_stock_line",
+]
+
 #: ``datelines``: a dateline is a text of at most this many characters holding a date (a month
 #: name with a day or a year, a numeric date, "N min read", "N hours ago") and, besides the
 #: date and dateline words ("Updated", "Published on", "By", times), at most
