@@ -106,16 +106,17 @@ def _shown(text: str) -> str:
     return storable_text(displayed_text(text))
 
 
-def extract_metadata(page: Page, text: str = "") -> Metadata:
+def extract_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> Metadata:
     """The metadata of a parsed page; ``text`` (the extracted text) is used only to
-    detect the language when the page declares none.  The declared values are read first
+    detect the language when the page declares none; ``with_htmldate`` asks htmldate (the
+    ``metadata`` extra) for a publish date where ours find none.  The declared values are read first
     (:mod:`.json_ld`, then :mod:`.metas`); the headline is found (:func:`.titles.find_headline`);
     the microdata near it is read when an author or a date is missing, or the site signs
     the page; then each field chooses among its sources (:func:`.authors.find_authors`,
     :func:`.dates.find_dates`, :func:`.titles.page_title`)."""
     found: dict[str, Any] = {}
     objects = page.declared_objects()
-    _from_json_ld(objects, found)
+    articles, pages = _from_json_ld(objects, found)
     metas = _metas(page.root)
     _from_metas(metas, found)
     site_name = found.get("site_name") or found.get("ld_site")
@@ -130,7 +131,7 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         props, bylines, users = _scan(page, headline.element, not found.get("author_candidates") or signed_by_site)
         _from_microdata(props, found)
     authors, organisation = find_authors(page, headline, found, bylines, users, scanned, signed_by_site)
-    date_published, date_modified = find_dates(page, headline.run, found)
+    date_published, date_modified = find_dates(page, headline.run, found, with_htmldate)
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
     base = page.base_url
     return Metadata(
@@ -145,5 +146,5 @@ def extract_metadata(page: Page, text: str = "") -> Metadata:
         image=_absolute(found.get("image"), base),
         tags=found.get("tags") or [],
         section=_section(found.get("section")),
-        page_type=declared_page_type(objects, metas),
+        page_type=declared_page_type(articles, pages, metas),
     )

@@ -8,16 +8,16 @@ declares none.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..page import normalize_space
-from .json_ld import main_objects
+from .json_ld import TypedObject
 
 
-def declared_page_type(objects: list[dict[str, Any]], metas: dict[str, list[str]]) -> str | None:
-    """The type the page declares: of its JSON-LD ``objects``, else its ``og:type`` (in
-    ``metas``, :func:`~.metas._metas`)."""
-    _, articles, pages = main_objects(objects)
+def declared_page_type(
+    articles: list[TypedObject], pages: list[TypedObject], metas: dict[str, list[str]]
+) -> str | None:
+    """The type the page declares: of its JSON-LD article objects, else its page objects
+    (:func:`~.json_ld.main_objects`), else its ``og:type`` (in ``metas``,
+    :func:`~.metas._metas`)."""
     for _, types in (*articles[:1], *pages[:1]):
         return types[0]
     og_types = metas.get("og:type")
