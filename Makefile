@@ -9,7 +9,7 @@ $(BIN)/scrapy-cetd: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-.PHONY: install test lint crawl crawl-distributed redis-server
+.PHONY: install test lint golden quality-gate quality-baseline crawl crawl-distributed redis-server
 install: $(BIN)/scrapy-cetd
 
 # redis-server is tried first (the distributed tests need it; without it they are skipped, saying so).
@@ -20,6 +20,18 @@ test: install
 
 lint: install
 	$(BIN)/ruff check scrapy_cetd tests
+
+# Rewrite the golden pages' expected files from the output now; review with git diff (docs/testing.md).
+golden: install
+	$(BIN)/python -m tests.golden --update
+
+# Measure the pinned quality scores and compare (quality-gate), or pin them (quality-baseline:
+# refuses to lower a pin; lower one with .venv/bin/python -m tests.quality_gate --update --allow-lower).
+quality-gate: install
+	$(BIN)/python -m tests.quality_gate
+
+quality-baseline: install
+	$(BIN)/python -m tests.quality_gate --update
 
 # The main job: serve the bundled sample news site on 127.0.0.1, crawl it, print the corpus.
 crawl: install

@@ -1,8 +1,8 @@
 """Ablations of cetd-plus's news rules (issue 14) on a split of the WCXB dev pages.
 
     python benchmarks/plus_rules.py ../shared/benchmarks/wcxb-dev [--split first-half]
-        [--folds] [--comment-stems a,b] [--noise-stems a,b] [--set NAME=JSON ...]
-        [--json OUT] [--peer NAME] [--time] [--jobs 2]
+        [--folds] [--comment-stems a,b] [--noise-stems a,b] [--off RULE,RULE]
+        [--set MODULE.NAME=JSON ...] [--json OUT] [--peer NAME] [--time] [--jobs 2]
 
 Prints the mean per-page word precision, recall and F1 (WCXB's metric, as
 ``scrapy-cetd evaluate`` computes it) of ``cetd-plus``, overall, for articles and for the
@@ -14,9 +14,10 @@ rows (id, type, word and shingle scores) for error analysis; ``--peer trafilatur
 an installed peer the same way, for reference; ``--time`` also times ``extract()`` (text
 only, the least CPU time of three calls per page) against lxml's parse of the same page
 in the same worker, as ``scrapy-cetd evaluate`` does.  The other options replace the label
-stems (``--noise-stems ''`` switches noise labels off) or set a module constant of
-:mod:`scrapy_cetd.algorithms.plus` (``--set NOISE_MAX_SHARE=1.0``, ``--set
-'LABELLED_TAGS=["div","section"]'``, ``--set STOCK_MAX_CHARS=0`` switches rule 14 off).
+stems (``--noise-stems ''`` switches noise labels off), turn rules off by name (``--off
+stock_lines,author_bio``: :data:`scrapy_cetd.algorithms.plus.rules.RULES`) or set a constant
+of a module of :mod:`scrapy_cetd.algorithms.plus` (``--set pruning.NOISE_MAX_SHARE=1.0``,
+``--set 'data.LABELLED_TAGS=["div","section"]'``; a name without a module is in ``data``).
 Every number in ``docs/cetd-plus.md``'s rule tables comes from this command; tune on
 ``first-half`` only.
 """
@@ -24,6 +25,7 @@ Every number in ``docs/cetd-plus.md``'s rule tables comes from this command; tun
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import statistics
 import time
@@ -35,6 +37,7 @@ from lxml import etree
 
 from scrapy_cetd import extract
 from scrapy_cetd.algorithms import labels, plus
+from scrapy_cetd.algorithms.plus import rules
 from scrapy_cetd.evaluation.datasets import GoldPage, load_dataset, read_page_html, select_pages
 from scrapy_cetd.evaluation.metrics import ShingleCounts, shingle_counts, shingle_means, word_scores
 from scrapy_cetd.evaluation.peers import run_peer
@@ -48,14 +51,17 @@ def _configure(
     noise: tuple[str, ...],
     article: tuple[str, ...],
     constants: dict[str, Any],
+    off: frozenset[str],
     peer: str | None,
     timed: bool,
 ) -> None:
     global _PEER, _TIME
     _PEER, _TIME = peer, timed
     labels.set_stems(comment, noise, article)
+    rules.OFF = off
     for name, value in constants.items():
-        setattr(plus, name, value)
+        module, constant = name.rsplit(".", 1)
+        setattr(importlib.import_module(f"{plus.__name__}.{module}"), constant, value)
 
 
 def _cpu_ms(function: Callable[[], object]) -> float:
@@ -108,7 +114,8 @@ def main() -> None:
     parser.add_argument("--comment-stems", default=",".join(labels.COMMENT_STEMS))
     parser.add_argument("--noise-stems", default=",".join(labels.NOISE_STEMS))
     parser.add_argument("--article-stems", default=",".join(labels.ARTICLE_NOISE_STEMS))
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=JSON")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=JSON")
+    parser.add_argument("--off", default="", metavar="RULE,RULE", help="turn these rules off (rules.RULES)")
     parser.add_argument("--peer", help="score this installed peer (trafilatura, readability, ...) instead")
     parser.add_argument(
         "--time", action="store_true", help="also time extract() against lxml's parse (least CPU of 3, per page)"
@@ -123,11 +130,15 @@ def main() -> None:
     constants = {}
     for assignment in args.set:
         name, value = assignment.split("=", 1)
-        if not hasattr(plus, name):
-            parser.error(f"--set: scrapy_cetd.algorithms.plus has no {name}")
-        constants[name] = json.loads(value)
+        module, _, constant = name.rpartition(".")
+        if not hasattr(importlib.import_module(f"{plus.__name__}.{module or 'data'}"), constant):
+            parser.error(f"--set: {plus.__name__}.{module or 'data'} has no {constant}")
+        constants[f"{module or 'data'}.{constant}"] = json.loads(value)
+    off = frozenset(filter(None, args.off.split(",")))
+    if not off <= set(rules.RULES):
+        parser.error(f"--off: no rule {', '.join(sorted(off - set(rules.RULES)))}; valid: {', '.join(rules.RULES)}")
     pages = select_pages(load_dataset(args.dataset).pages, split=args.split)
-    setup = (comment, noise, article, constants, args.peer, args.time)
+    setup = (comment, noise, article, constants, off, args.peer, args.time)
     with Pool(args.jobs, initializer=_configure, initargs=setup) as pool:
         results = pool.map(_score, pages, chunksize=8)
     _print_rows("split", results)

@@ -8,7 +8,7 @@ Starts its own ``redis-server`` on a free loopback port (nothing else is touched
   does (``SADD`` of the 40-hex SHA-1 of a synthetic URL's canonical request), and reports
   the growth of ``used_memory``;
 - for each ``--distance`` k, adds ``--count`` random 64-bit story fingerprints with
-  synthetic 56-character URLs through :class:`scrapy_cetd.duplicates.RedisStoryStore`
+  synthetic 56-character URLs through :class:`scrapy_cetd.crawl.duplicates.RedisStoryStore`
   (the Lua script the pipeline runs), reporting the growth of ``used_memory`` and the
   mean time of one check-and-add at the end (Redis's own ``SLOWLOG``-free timing: 2,000
   calls in a row, one round trip each, on loopback).
@@ -29,7 +29,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "example_project"))
 from run_distributed import redis_server  # noqa: E402
 
-from scrapy_cetd.duplicates import RedisStoryStore  # noqa: E402
+from scrapy_cetd.crawl.duplicates import RedisStoryStore  # noqa: E402
 
 BATCH = 2000
 
@@ -83,7 +83,7 @@ def main() -> None:
 
 
 def store_blocks(fingerprint: int, distance: int) -> list[int]:
-    from scrapy_cetd.duplicates import blocks
+    from scrapy_cetd.crawl.duplicates import blocks
 
     return blocks(fingerprint, distance)
 

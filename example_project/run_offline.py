@@ -99,6 +99,8 @@ class CrawlNotStarted(Exception):
 STAT_NOTES = {
     "scrapy_cetd/items/extracted": "articles that received their title, text and HTML",
     "scrapy_cetd/pages/annotated": "HTML pages parsed: front page, sections, articles, about, contact",
+    "scrapy_cetd/items/dropped/page_type": "pages not kept by CETD_PAGE_TYPES = ['article']: the front page,"
+    " the sections, about and contact",
     "scrapy_cetd/skipped/non_html": "not HTML, so not parsed: the sitemap.xml and feed.xml the front page links to",
     "scrapy_cetd/skipped/status": "error responses, not parsed: {404} are 404s, the site's missing robots.txt and"
     " its deliberately dead links to author, user, ad, login and legal pages",

@@ -25,11 +25,17 @@ _EXPORTS = {
     "parse_html": "parsing",
     "algorithm_names": "registry",
     "get_algorithm": "registry",
-    "Addon": "addon",
-    "ContentAnnotationMiddleware": "middlewares",
-    "ContentExtractionPipeline": "pipelines",
-    "ContentSpiderMiddleware": "middlewares",
+    "Addon": "crawl.addon",
+    "ContentAnnotationMiddleware": "crawl.middlewares",
+    "ContentExtractionPipeline": "crawl.pipelines",
+    "ContentSpiderMiddleware": "crawl.middlewares",
 }
+
+# The module paths of earlier versions (scrapy_cetd.pipelines, scrapy_cetd.redis_frontier,
+# ...) import, with a DeprecationWarning naming the new path: scrapy_cetd._deprecated.
+from ._deprecated import install as _install_moved_modules  # noqa: E402
+
+_install_moved_modules()
 
 
 def __getattr__(name: str) -> object:

@@ -8,6 +8,7 @@ from typing import Any
 from lxml import etree
 
 from .extraction import Extraction, Selection
+from .limits import DEFAULT_MAX_ELEMENTS, EXTRACT_MAX_SIZE
 from .metadata import extract_metadata
 from .page import Page
 from .parsing import EmptyDocument, markup_argument, parse_html, storable_url
@@ -33,6 +34,15 @@ def _optional_str(value: object, function: str, argument: str) -> None:
         raise TypeError(f"{function}() argument {argument!r} must be str or None, not {type(value).__name__}")
 
 
+def _limit(value: object, argument: str) -> int:
+    """A limit of :func:`extract`: a whole number >= 0 (0: none)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"extract() argument {argument!r} must be int, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"extract() argument {argument!r} must be >= 0 (0: no limit), not {value}")
+    return value
+
+
 def _algorithm_name(value: object, function: str) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{function}() argument 'algorithm' must be str, not {type(value).__name__}")
@@ -51,6 +61,8 @@ def extract(
     with_markdown: bool = False,
     with_metadata: bool = True,
     with_comments: bool = False,
+    max_size: int = EXTRACT_MAX_SIZE,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of a page; returns an :class:`Extraction`.
@@ -69,17 +81,22 @@ def extract(
     An output not asked for is ``""`` or ``None``.
 
     Input without text to extract (empty, binary, no body text) gives an empty result
-    whose ``reason`` says why.  ``ValueError``: an unknown algorithm or option, an option
-    out of range or not finite.  ``TypeError``: an argument of the wrong type.
+    whose ``reason`` says why, as does input past ``max_size`` bytes or characters
+    (``too_large``; 8 MiB) or ``max_elements`` elements (``too_many_elements``; 100,000):
+    limits that keep a call to a few hundred MB (``0`` lifts one).  ``ValueError``: an
+    unknown algorithm or option, an option out of range or not finite.  ``TypeError``: an argument of the wrong type.
     """
     html = markup_argument(html, "extract", "html")
     _optional_str(url, "extract", "url")
     _optional_str(content_type, "extract", "content_type")
     algorithm = _algorithm_name(algorithm, "extract")
+    max_size, max_elements = _limit(max_size, "max_size"), _limit(max_elements, "max_elements")
     spec = get_algorithm(algorithm)
     coefficient, resolved = spec.resolve(threshold_coefficient, params)
+    if max_size and len(html) > max_size:
+        return _empty(algorithm, "too_large", storable_url(url), coefficient)
     try:
-        root = parse_html(html, content_type=content_type)
+        root = parse_html(html, content_type=content_type, max_elements=max_elements)
     except EmptyDocument as exc:
         return _empty(algorithm, exc.reason, storable_url(url), coefficient)  # as Page keeps it
     page = Page.from_tree(root, url)

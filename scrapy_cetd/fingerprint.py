@@ -2,7 +2,7 @@
 
 Two copies of one story (syndicated, print or AMP versions, the same article behind
 tracking parameters) extract to nearly the same text; their SimHashes then differ in few
-bits, while distinct stories differ in about 32 of 64.  :mod:`scrapy_cetd.duplicates`
+bits, while distinct stories differ in about 32 of 64.  :mod:`scrapy_cetd.crawl.duplicates`
 compares fingerprints by Hamming distance (Manku, Jain and Das Sarma 2007, "Detecting
 near-duplicates for web crawling": 64 bits, k = 3).  The threshold this project uses is
 measured on the dev pages by ``benchmarks/duplicate_distance.py`` (see docs/scaling.md).

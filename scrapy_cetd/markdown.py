@@ -19,6 +19,7 @@ run inside plus one, so every input character gives a bounded number of output c
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from operator import or_
@@ -107,12 +108,40 @@ def code_span(code: str) -> str:
 class _Inline:
     """An open inline element that writes markers: its markers, and where its opening
     marker is on the current line (-1 while text inside is still to come: the marker is
-    pending)."""
+    pending); for emphasis, where the marker that opened it is (earlier than ``start``
+    when it continues an emphasis of the same kind closed right before it)."""
 
     element: int
     opening: str
     closing: str
     start: int = -1
+    opened_at: int = -1
+
+
+def _character_class(char: str) -> str:
+    """CommonMark 0.31.2, 2.1: ``space`` (a line's ends, Unicode whitespace), ``punct``
+    (Unicode punctuation and symbols, P* and S*) or ``other``."""
+    if not char or char.isspace():
+        return "space"
+    return "punct" if unicodedata.category(char)[0] in "PS" else "other"
+
+
+def _flanking(before: str, after: str) -> tuple[bool, bool]:
+    """CommonMark 6.2: whether a delimiter run between ``before`` and ``after`` (their
+    classes) is left-flanking and whether it is right-flanking."""
+    left = after != "space" and (after != "punct" or before != "other")
+    right = before != "space" and (before != "punct" or after != "other")
+    return left, right
+
+
+def _can_open(marker: str, before: str, after: str) -> bool:
+    left, right = _flanking(before, after)
+    return left if marker[0] == "*" else left and (not right or before == "punct")
+
+
+def _can_close(marker: str, before: str, after: str) -> bool:
+    left, right = _flanking(before, after)
+    return right if marker[0] == "*" else right and (not left or after == "punct")
 
 
 @dataclass
@@ -126,23 +155,30 @@ class _Item:
     first: bool = True
 
 
+class _Quote:
+    """A block quote among the open containers (list items and quotes, outermost first)."""
+
+
 class _Writer:
     """The Markdown blocks, built from start, end and text events in document order."""
 
     def __init__(self) -> None:
-        self.blocks: list[tuple[str, str, int]] = []  # (line, group, quote depth)
+        self.blocks: list[tuple[str, str, tuple[object, ...], tuple[str, ...]]] = []  # see emit
         self.line: list[str] = []
         self.last = ""  # the last character written on the line
         self.inline: list[_Inline] = []
         self.items: list[_Item] = []
+        #: The open list items and block quotes (:class:`_Quote`), outermost first: a line's
+        #: prefix writes them in this order (a quote in an item is indented, ``   > ``).
+        self.containers: list[object] = []
         self.lists: list[list[int]] = []  # per open list: [ordered, next number, element]
-        self.quotes = 0
         self.heading = 0
         self.table: _Table | None = None
         self.cell: list[str] | None = None
         self.code = 0  # 1 inside inline code (its text is not escaped)
         self.closed = -1  # the line's length when it ends with ``closers`` emphasis closings
         self.closers = 0
+        self.emphasis: list[tuple[int, int]] = []  # the line's emphasis: (opening, closing) marker index
 
     # -- text ----------------------------------------------------------------------------
 
@@ -156,7 +192,11 @@ class _Writer:
                     self.line.pop()  # `<i>a</i><i>.</i>` continues: *a.*, not *a**.* (*a* then "*.*")
                     self.closers -= 1
                     self.closed = len(self.line) if self.closers else -1
+                    opened_at = next(o for o, c in self.emphasis if c == len(self.line))
+                    self.emphasis.remove((opened_at, len(self.line)))
+                    inline.opened_at = opened_at
                 else:
+                    inline.opened_at = len(self.line)
                     self.line.append(inline.opening)
         self.line.append(text if self.code else escape_text(text))
         self.last = text[-1:]
@@ -175,6 +215,8 @@ class _Writer:
         (``****bold****``) or be literal text."""
         if not opening or self.code or any(inline.opening == opening for inline in self.inline):
             return  # not on the stack: close_inline finds another element on top
+        if self.heading and opening in ("*", "**"):
+            return  # a heading is a plain `## text` line: its emphasis is its own
         self.inline.append(_Inline(element, opening, closing))
         if opening == "`":
             self.code = 1
@@ -198,6 +240,7 @@ class _Writer:
             if inline.closing in ("*", "**"):  # emphasis closed: the same kind next continues it
                 self.closers = self.closers + 1 if self.closed == len(self.line) else 1
                 self.closed = len(self.line) + 1
+                self.emphasis.append((inline.opened_at, len(self.line)))
             self.line.append(inline.closing)
         inline.start = -1  # opened again before the next text
 
@@ -209,6 +252,7 @@ class _Writer:
             return
         for inline in reversed(self.inline):
             self._close_marker(inline)
+        self._resolve_emphasis()
         content = "".join(self.line)
         self.line = []
         self.closed = -1
@@ -216,19 +260,76 @@ class _Writer:
             self.cell.append(content)
             return
         self.last = ""
-        self.emit(_escape_start(content) if not content.startswith(("*", "`", "[", "!")) else content)
+        self.emit(_escape_start(content) if not content.startswith(("*", "_", "`", "[", "!")) else content)
+
+    def _resolve_emphasis(self) -> None:
+        """Write each emphasis of the line so that a CommonMark reader reads it as such
+        (6.2): with ``*`` or, where a marker touches another ``*`` marker (``**10***%*``
+        read as bold "10" then a literal "*%*") or where ``*`` cannot open or close there,
+        ``_`` (``**10**_%_``); with neither, not at all, its words kept (``a**"x"**b`` reads
+        as literal asterisks).  Outer emphasis first: an inner one then sees its markers."""
+        line = self.line
+
+        def beside(index: int, step: int) -> str:
+            index += step
+            while 0 <= index < len(line):
+                if line[index]:
+                    return line[index][0 if step > 0 else -1]
+                index += step
+            return ""
+
+        for opening, closing in sorted(self.emphasis):
+            marker = line[opening]
+            outside = (beside(opening, -1), beside(closing, 1))
+            before_open, after_open = map(_character_class, (outside[0], beside(opening, 1)))
+            before_close, after_close = map(_character_class, (beside(closing, -1), outside[1]))
+            for candidate in sorted((marker, marker.replace("*", "_")), key=lambda m: m[0] in outside):
+                if _can_open(candidate, before_open, after_open) and _can_close(candidate, before_close, after_close):
+                    line[opening] = line[closing] = candidate
+                    break
+            else:
+                line[opening] = line[closing] = ""
+        self.emphasis = []
+
+    def open_container(self, container: object) -> None:
+        """A list item (:class:`_Item`) or a block quote opens; ``close_container`` closes it."""
+        self.containers.append(container)
+        if isinstance(container, _Item):
+            self.items.append(container)
+
+    def close_container(self) -> None:
+        if self.containers and isinstance(self.containers.pop(), _Item):
+            self.items.pop()
 
     def emit(self, content: str, group: str = "") -> None:
-        prefix = "> " * min(self.quotes, MAX_NESTING)
-        if self.items:  # the item's own marker, after its first MAX_NESTING - 1 ancestors'
-            prefix += "".join(" " * len(item.marker) for item in self.items[: min(len(self.items), MAX_NESTING) - 1])
-            item = self.items[-1]
-            prefix += item.marker if item.first else " " * len(item.marker)
-            item.first = False
+        """One line, after its containers' markers: each quote's ``> `` (the first
+        MAX_NESTING), each item's indentation (its first MAX_NESTING - 1 ancestors') and
+        the innermost item's marker on its first line.  The block keeps the containers it
+        is in and their blank-line pieces, for the blank line after it."""
+        kept: list[object] = []
+        pieces: list[str] = []
+        blanks: list[str] = []
+        quotes = items = 0
+        for container in self.containers:
+            if isinstance(container, _Item):
+                items += 1
+                innermost = container is self.items[-1]
+                if items < MAX_NESTING or innermost:
+                    kept.append(container)
+                    blanks.append(" " * len(container.marker))
+                    pieces.append(container.marker if innermost and container.first else blanks[-1])
+            else:
+                quotes += 1
+                if quotes <= MAX_NESTING:
+                    kept.append(container)
+                    blanks.append("> ")
+                    pieces.append("> ")
+        if self.items:
+            self.items[-1].first = False
             group = group or f"list{self.lists[0][2] if self.lists else ''}"
         elif self.heading:
-            prefix += "#" * self.heading + " "
-        self.blocks.append((prefix + content, group, min(self.quotes, MAX_NESTING)))
+            pieces.append("#" * self.heading + " ")
+        self.blocks.append(("".join(pieces) + content, group, tuple(kept), tuple(blanks)))
 
     def pre(self, text: str) -> None:
         """A fenced code block; inside a heading too, which cannot hold one (CommonMark 4.2):
@@ -276,15 +377,21 @@ class _Writer:
     def markdown(self) -> str:
         self.flush()
         out: list[str] = []
-        previous_group, previous_quotes = "", 0
-        for line, group, quotes in self.blocks:
+        previous_group, previous = "", ()
+        for line, group, containers, blanks in self.blocks:
             if out:
-                if group and group == previous_group:
+                shared = 0
+                while shared < min(len(containers), len(previous)) and containers[shared] is previous[shared]:
+                    shared += 1
+                # A line after a quote it is not in would continue the quote's paragraph
+                # (CommonMark 5.1, laziness): a blank line ends the quote, in a list too.
+                left_a_quote = any(isinstance(container, _Quote) for container in previous[shared:])
+                if group and group == previous_group and not left_a_quote:
                     out.append("\n")
-                else:  # a blank line, inside the block quote both lines are in
-                    out.append("\n" + ">" * min(quotes, previous_quotes) + "\n")
+                else:  # a blank line, inside the containers both lines are in
+                    out.append("\n" + "".join(blanks[:shared]).rstrip() + "\n")
             out.append(line)
-            previous_group, previous_quotes = group, quotes
+            previous_group, previous = group, containers
         return "".join(out)
 
 
@@ -359,11 +466,11 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
             elif tag in HEADINGS:
                 writer.heading = 0
             elif tag == "li" and writer.items:
-                writer.items.pop()
+                writer.close_container()
             elif tag in LISTS and writer.lists:
                 writer.lists.pop()
-            elif tag == "blockquote":
-                writer.quotes -= 1
+            elif tag == "blockquote" and writer.containers:
+                writer.close_container()
         write(2 * j + 1)
 
     i = 0
@@ -427,9 +534,9 @@ def markdown_of(page: Page, content: list[bool], chosen: list[int], pre_of: list
                     marker = f"{number}. " if ordered else "- "
                 else:
                     marker = "- "
-                writer.items.append(_Item(marker))
+                writer.open_container(_Item(marker))
             elif tag == "blockquote":
-                writer.quotes += 1
+                writer.open_container(_Quote())
             elif tag == "hr" and content[i]:
                 writer.emit("---")
         write(2 * i)

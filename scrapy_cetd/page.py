@@ -8,7 +8,7 @@ character other than XML whitespace; a run's text is that of its non-blank text 
 ``run_owner[k]`` (its DOM parent); its key is ``2 * i`` for the ``.text`` of element ``i``
 and ``2 * i + 1`` for its ``.tail``.
 
-The statistics are those of CETD (seed 000, section 3; ``ALGORITHMS.md`` section 1):
+The statistics are those of CETD (the CETD paper, section 3; docs/algorithms.md, CETD):
 characters ``C``, tags ``T``, link characters ``LC`` and link tags ``LT``, all in one
 iterative bottom-up pass, so a page nested 100,000 deep needs no recursion.  The ARIA
 ``role`` and ``aria-modal`` attributes are read in the cleaning pass, for algorithms that
@@ -40,6 +40,7 @@ from .parsing import displayed_text, document_base_url, storable_text, storable_
 __all__ = [
     "BLOCK_TAGS",
     "LINK_TAGS",
+    "SEPARATING_INLINE_TAGS",
     "XML_SPACE",
     "Page",
     "attribute_items",
@@ -52,10 +53,10 @@ __all__ = [
     "raw_text",
 ]
 
-#: Elements CETD counts as hyperlinks: links, buttons and drop-down lists (seed 000, 3.2).
+#: Elements CETD counts as hyperlinks: links, buttons and drop-down lists (the CETD paper, 3.2).
 LINK_TAGS = frozenset({"a", "button", "select"})
 
-#: Elements removed before counting, their tail text kept (``ALGORITHMS.md``, common ground),
+#: Elements removed before counting, their tail text kept (docs/algorithms.md, shared cleaning),
 #: and a ruby's annotations: ``<rp>`` is never shown (the HTML standard's style sheet hides
 #: it), ``<rt>`` is set above the base text, not in its line; read in the line they
 #: interleave it ("漢(かん)字じ" for "漢字"; trafilatura drops them too).
@@ -90,29 +91,35 @@ _SVG_PARENTS = frozenset(
 )
 
 
-def _title_and_json_ld(root: etree._Element) -> tuple[str | None, list[str]]:
-    """The page's title and the texts of its ``<script type="application/ld+json">``
-    blocks, from one walk of the tree for both tags (lxml's, in C; two walks, one per tag,
-    cost 0.083x lxml's parse of the page, this one 0.066x: median, first half of the WCXB
-    dev pages).
+def _title_and_json_ld(root: etree._Element) -> tuple[str | None, list[str], list[etree._Element]]:
+    """The page's title, the texts of its ``<script type="application/ld+json">`` blocks and
+    its ``<title>`` elements outside ``<head>``, from one walk of the tree for both tags
+    (lxml's, in C; two walks, one per tag, cost 0.083x lxml's parse of the page, this one
+    0.066x: median, first half of the WCXB dev pages).
 
     The title is the first ``<title>`` with text, as a browser's ``document.title``: not an
     SVG icon's tooltip (``<svg><title>LinkedIn</title>``), which a page without a title of
-    its own would otherwise get.  The JSON-LD (for :mod:`scrapy_cetd.metadata` and
-    cetd-plus's rule 17) is read before the cleaning removes ``<script>``; a script's type
-    is read first, so its text (often kB of code) is decoded only for JSON-LD."""
+    its own would otherwise get.  A ``<title>`` outside ``<head>`` (in the body, or an SVG
+    tooltip) is not displayed: the cleaning removes it.  The JSON-LD (for
+    :mod:`scrapy_cetd.metadata` and cetd-plus's rules) is read before the cleaning removes
+    ``<script>``; a script's type is read first, so its text (often kB of code) is decoded
+    only for JSON-LD."""
     title = None
     json_ld = []
+    not_shown = []
     for element in root.iter("title", "script"):
         if element.tag == "script":
             if "ld+json" in (element.get("type") or "").lower() and (text := element.text):
                 json_ld.append(text)
-        elif title is None:
-            parent = element.getparent()
+            continue
+        parent = element.getparent()
+        if parent is not None and parent.tag != "head":
+            not_shown.append(element)
+        if title is None:
             if parent is not None and parent.tag in _SVG_PARENTS:
                 continue
             title = normalize_space(displayed_text(raw_text(element))) or None
-    return title, json_ld
+    return title, json_ld, not_shown
 
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
@@ -174,9 +181,15 @@ _element_of = etree._ElementUnicodeResult.getparent
 _is_tail = attrgetter("is_tail")
 #: XML whitespace (space, tab, line feed, carriage return): what ``normalize-space`` strips.
 XML_SPACE = " \t\n\r"
-#: :meth:`Page.glued` reads the tails of at most this many elements closing between two
-#: runs (more: a space).
+#: :meth:`Page.glued` reads at most this many elements ending, and as many starting,
+#: between two runs (more: a space).
 GLUE_MAX_CLOSINGS = 8
+#: Inline elements a browser shows as something of their own between two texts (an
+#: image, a control, an embedded document), which so do not join the texts into one word.
+SEPARATING_INLINE_TAGS = frozenset(
+    "audio button canvas embed iframe img input math meter object progress select svg textarea video".split()
+)
+_SEPARATING = BLOCK_TAGS | SEPARATING_INLINE_TAGS
 
 
 def _parts_meet(last: str, first: str) -> bool:
@@ -347,12 +360,15 @@ def _inside_another(elements: list[etree._Element]) -> list[bool]:
     return out
 
 
-def _clean(root: etree._Element) -> list[etree._ElementUnicodeResult]:
+def _clean(root: etree._Element, not_shown: list[etree._Element]) -> list[etree._ElementUnicodeResult]:
     """Remove non-content nodes in place, keeping the text that follows them: comments,
-    ``REMOVED_TAGS``, and hidden elements except deferred content (:func:`_deferred`).
+    ``REMOVED_TAGS``, the elements ``not_shown`` (``<title>`` outside ``<head>``) and hidden
+    elements except deferred content (:func:`_deferred`).
     Returns the ``role`` and ``aria-modal`` attributes, read in the same pass over the
     attributes."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *REMOVED_TAGS, with_tail=False)
+    for element in not_shown:
+        _drop_keeping_tail(element)
     hidden = []
     aria = []
     for value in _READ_ATTRIBUTES(root):
@@ -387,15 +403,15 @@ def _body_of(root: etree._Element) -> etree._Element:
 
 def counts_as_link_tag(is_link: bool, chars: int, tag_count: int, link_chars: int, link_tags: int) -> bool:
     """Whether an element adds 1 to its parent's ``LT``: it is a link, or its whole content
-    is link content (``LT = T``, ``LC = C``, ``LT != 0``; ``ALGORITHMS.md`` section 1)."""
+    is link content (``LT = T``, ``LC = C``, ``LT != 0``; docs/algorithms.md, CETD)."""
     return is_link or (link_tags != 0 and link_tags == tag_count and link_chars == chars)
 
 
 def cetd_counts(
     parent: Sequence[int], is_link: Sequence[bool], run_owner: Sequence[int], run_chars: Sequence[int]
 ) -> tuple[list[int], list[int], list[int], list[int]]:
-    """CETD's ``C``, ``T``, ``LC``, ``LT`` of every element (seed 000, 3.1-3.2), in one
-    reverse pass over preorder indices (``ALGORITHMS.md`` section 1); ``LT`` counts the
+    """CETD's ``C``, ``T``, ``LC``, ``LT`` of every element (the CETD paper, 3.1-3.2), in one
+    reverse pass over preorder indices (docs/algorithms.md, CETD); ``LT`` counts the
     children for which :func:`counts_as_link_tag` holds, plus their own ``LT``."""
     n = len(parent)
     chars = [0] * n
@@ -426,7 +442,7 @@ def cetd_counts(
 
 
 def _ln_ln(x: np.ndarray) -> np.ndarray:
-    """CTD's denominator ``ln(ln(x + e))`` (seed 000, Definition 2), a zero read as 1."""
+    """CTD's denominator ``ln(ln(x + e))`` (the CETD paper, Definition 2), a zero read as 1."""
     base = np.log(np.log(x + math.e))
     base[base == 0] = 1.0
     return base
@@ -450,7 +466,7 @@ def _float_array(counts: Sequence[int] | np.ndarray) -> np.ndarray:
 def composite_densities(
     chars: Sequence[int], tag_count: Sequence[int], link_chars: Sequence[int], link_tags: Sequence[int]
 ) -> np.ndarray:
-    """Composite text density (seed 000, Definition 2; ``ALGORITHMS.md`` section 1), as an
+    """Composite text density (the CETD paper, Definition 2; docs/algorithms.md, CETD), as an
     array.
 
     ``CTD_i = (C_i/T_i) * ln((C_i/LC_i) * (T_i/LT_i)) / ln(ln(C_i*LC_i/nLC_i + (LC_b/C_b)*C_i + e))``
@@ -532,11 +548,11 @@ class Page:
         self.url = storable_url(url)
         #: The texts of the page's ``<script type="application/ld+json">`` (JSON-LD metadata).
         self.json_ld: list[str]
-        self.title, self.json_ld = _title_and_json_ld(root)
+        self.title, self.json_ld, not_shown = _title_and_json_ld(root)
         self._json_ld_objects: dict[int, list[dict[str, Any]]] = {}
         #: A frameset page shows other documents; its own body holds no content.
         self.is_frameset = next(root.iterchildren("frameset"), None) is not None
-        aria = _clean(root)
+        aria = _clean(root, not_shown)
         self.body = _body_of(root)
         self._walk()
         self._read_aria(aria)
@@ -606,7 +622,7 @@ class Page:
         self._count()
 
     def _count(self) -> None:
-        """CETD statistics bottom-up (seed 000, 3.1-3.2), and each subtree's extent."""
+        """CETD statistics bottom-up (the CETD paper, 3.1-3.2), and each subtree's extent."""
         n = len(self.elements)
         self.is_link = list(map(LINK_TAGS.__contains__, self.tags))
         self.chars, self.tag_count, self.link_chars, self.link_tags = cetd_counts(
@@ -673,7 +689,7 @@ class Page:
 
     @cached_property
     def text_density(self) -> list[float]:
-        """``TD_i = C_i / T_i``, a zero ``T_i`` read as 1 (seed 000, Definition 1)."""
+        """``TD_i = C_i / T_i``, a zero ``T_i`` read as 1 (the CETD paper, Definition 1)."""
         return [c / (t or 1) if c else 0.0 for c, t in zip(self.chars, self.tag_count)]
 
     @cached_property
@@ -682,7 +698,7 @@ class Page:
         return composite_densities(self.chars, self.tag_count, self.link_chars, self.link_tags).tolist()
 
     def density_sum(self, density: Sequence[float] | np.ndarray, composite: bool) -> list[float]:
-        """DensitySum (seed 000, Definition 3): the sum of the children's densities.
+        """DensitySum (the CETD paper, Definition 3): the sum of the children's densities.
 
         Each run of the element's own text counts as a pseudo-child, as in the reference
         CETD: a run of ``L`` characters has TD ``L`` (no tags) and CTD
@@ -731,14 +747,24 @@ class Page:
         n = len(self.parent)
         return np.bincount(self._child_and_run_owners[: n - 1], minlength=n) > 0
 
+    @cached_property
+    def _owns_text(self) -> np.ndarray:
+        """Whether each element holds a run of its own (its text or a child's tail)."""
+        return np.bincount(self.run_owner_array, minlength=len(self.parent)) > 0
+
     def glued(self, k: int) -> bool:
         """Whether run ``k`` continues run ``k - 1`` with no space between, as a browser
-        shows them: no whitespace where they meet, and between them either elements
-        closing with no tail (``<b>Nyong</b>'<b>o</b>'s``, a drop cap ``<span>T</span>he``)
-        or the start of run ``k``'s element (``d<a>e</a>``), not both: where one element
-        ends and a sibling starts (``<span>id</span><span>string</span>``) the page's style
-        usually sets them apart.  Nor where :func:`_parts_meet`.  Reads at most
-        ``GLUE_MAX_CLOSINGS`` closing elements."""
+        shows them: no whitespace where they meet, and only inline elements (not
+        ``BLOCK_TAGS``, not :data:`SEPARATING_INLINE_TAGS`) ending or starting between
+        them, at most ``GLUE_MAX_CLOSINGS`` of each, with no text: ``<b>Nyong</b>'<b>o</b>'s``,
+        a drop cap ``<span>T</span>he``, ``d<a>e</a>``.  Where elements both end and start
+        between, the element holding both runs must hold text of its own, as running text
+        does (``The <strong>Game D</strong><strong>ay Parties</strong> return``,
+        ``the <span>coun</span><span>cil</span> hall``); side by side in an element of no
+        text of their own, they are items the page's style sets apart (tags
+        ``<a>FPS</a><a>Shooter</a>``, ``<span>id</span><span>string</span>``: on the dev
+        sets, joining those too cost more pages than it mended).  Not where
+        :func:`_parts_meet`."""
         if k <= 0:
             return False
         last, first = self.run_text[k - 1][-1], self.run_text[k][0]
@@ -746,20 +772,30 @@ class Page:
             return False
         before, key = self.run_key[k - 1], self.run_key[k]
         i, j = before >> 1, key >> 1
-        end, parent = self.end, self.parent
+        end, parent, tags, elements = self.end, self.parent, self.tags, self.elements
         cursor = end[i] if before & 1 else i + 1  # the first element starting after run k - 1
-        closing = parent[i] if before & 1 else i  # the first element that may close after it
-        if not key & 1:  # run k is j's text: j must start right there, inside ``closing``
-            return j == cursor and closing == parent[j]
-        if cursor != end[j]:
-            return False  # an element starts between them
-        for _ in range(GLUE_MAX_CLOSINGS):
-            if closing == j:
-                return True
-            if closing <= 0 or self.elements[closing].tail:
+        stop = end[j] if key & 1 else j + 1  # the first element starting after run k
+        if stop - cursor > GLUE_MAX_CLOSINGS:
+            return False
+        holder = parent[j] if key & 1 else j  # the innermost element holding run k
+        closing = parent[i] if before & 1 else i  # the first element that may end between
+        ended = False
+        for _ in range(GLUE_MAX_CLOSINGS + 1):  # the elements ending between, innermost first
+            if closing <= holder < end[closing] or (closing == j and key & 1):
+                break  # it holds run k, or its tail is run k
+            if tags[closing] in _SEPARATING or elements[closing].tail:
                 return False
-            closing = parent[closing]
-        return False
+            closing, ended = parent[closing], True
+        else:
+            return False
+        for e in range(cursor, stop):  # the elements starting between
+            if tags[e] in _SEPARATING:
+                return False
+            if e == j and not key & 1:
+                continue  # run k is its text
+            if elements[e].text or (e != j and end[e] <= stop and not e <= holder < end[e] and elements[e].tail):
+                return False  # whitespace between (its tail, where it is not run k)
+        return not (ended and stop > cursor) or bool(self._owns_text[closing])
 
     def pre_text(self, k: int) -> str:
         """Element ``k``'s text as a ``<pre>`` shows it: :func:`raw_text`, with a line break

@@ -1,8 +1,9 @@
 """Turning bytes or text into an lxml tree, robustly.
 
 Bytes are decoded with w3lib's HTML encoding detection (BOM, HTTP header, ``<meta>``
-charset), then, with nothing declared, :func:`_undeclared_encoding` (UTF-16 without a BOM,
-UTF-8, else windows-1252).  A declared charset that
+charset: a declaration wins, as in a browser), then, with nothing declared,
+:func:`_undeclared_encoding` (UTF-16 without a BOM, UTF-8, else the legacy encoding chardet
+detects in the page's text: :func:`detected_encoding`, ``docs/charsets.md``).  A declared charset that
 does not fit the bytes (it produces replacement characters where strict UTF-8 decoding
 succeeds) is overridden by UTF-8.  UTF-8 bytes (declared so, or valid UTF-8 with nothing
 declared) skip the decode: libxml2 reads them directly.
@@ -22,13 +23,15 @@ from functools import lru_cache
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
-from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding
+from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding, resolve_encoding
 
 __all__ = [
     "EmptyDocument",
     "correct_declared_encoding",
     "absolute_url",
     "decode_html",
+    "detected_encoding",
+    "detection_sample",
     "displayed_text",
     "document_base_url",
     "markup_argument",
@@ -57,6 +60,10 @@ _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
 #: ``bytes.translate`` deletes (in C, a quarter of the time of a regular expression's
 #: ``findall`` on a 1 kB head).
 _CONTROL_BYTES = bytes((*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20)))
+#: Bytes are binary when more than 1/20 of their first kB are control bytes: random bytes
+#: hold 26/256 (10%: at 1/10, 44% of random 1 kB heads passed as text), and not one of the
+#: 2,617 pages of the three dev sets holds one in its first kB, in any charset.
+_BINARY_ONE_IN = 20
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 #: What lxml cannot store: XML-incompatible control characters (removed, as browsers do
 #: not render them; libxml2's parser keeps them, lxml's setters refuse them) and lone
@@ -292,17 +299,53 @@ def sniff_binary(data: bytes | str) -> str | None:
     for signature, kind in _BINARY_SIGNATURES:
         if head.startswith(signature):
             return kind
-    if head and len(head) - len(head.translate(None, _CONTROL_BYTES)) > len(head) // 10:
+    if head and len(head) - len(head.translate(None, _CONTROL_BYTES)) > len(head) // _BINARY_ONE_IN:
         return "binary"
     return None
+
+
+#: How much of a page :func:`detection_sample` reads, and how much text it keeps.
+_SAMPLE_SCAN = 256 * 1024
+_SAMPLE_SIZE = 16 * 1024
+_SCRIPT_OR_STYLE = re.compile(rb"<(script|style)\b")
+#: A tag: from "<" to the next ">", with no "<" between (linear: a "<" never closed ends
+#: its match attempt at the next "<", not at the end of the page).
+_TAG_BYTES = re.compile(rb"<[^<>]*>")
+_SPACE_BYTES = re.compile(rb"\s+")
+
+
+def detection_sample(data: bytes) -> bytes:
+    """What a charset detector reads of a page: of its first 256 kB, outside scripts and
+    styles, the texts between tags that hold a byte beyond ASCII, then as many bytes of its
+    ASCII texts, whitespace collapsed; at most 16 kB (the page's first 16 kB when no text
+    holds a byte beyond ASCII).  Markup, code and ASCII text read the same in every
+    encoding a page uses: left in, a long menu pushed a Russian story out of the detector's
+    first 4 kB, and chardet took the page for windows-1257; some ASCII context stays, as a
+    few symbols alone (``®``, ``×``) are misread (``benchmarks/charsets.py``)."""
+    head = data[:_SAMPLE_SCAN]
+    lowered = head.lower()
+    pieces = []
+    position = 0
+    while (match := _SCRIPT_OR_STYLE.search(lowered, position)) is not None:
+        pieces.append(head[position : match.start()])
+        close = lowered.find(b"</" + match.group(1), match.end())
+        position = len(head) if close < 0 else close
+    pieces.append(head[position:])
+    texts = _TAG_BYTES.split(b" ".join(pieces))
+    beyond_ascii = [text for text in texts if not text.isascii()]
+    if not beyond_ascii:
+        return data[:_SAMPLE_SIZE]
+    sample = _SPACE_BYTES.sub(b" ", b" ".join(beyond_ascii)).strip()
+    context = _SPACE_BYTES.sub(b" ", b" ".join(text for text in texts if text.isascii())).strip()
+    sample += b" " + context[: len(sample)]
+    return sample[:_SAMPLE_SIZE] if sample else data[:_SAMPLE_SIZE]
 
 
 def _undeclared_encoding(data: bytes) -> str:
     """The encoding of bytes that declare none: UTF-16 without a BOM when every other byte
     is NUL; UTF-8 when they are valid UTF-8, or when they hold more valid UTF-8 characters
-    beyond ASCII than invalid bytes (a page with a damaged sequence); else windows-1252,
-    the HTML standard's fallback (a Latin-1 page's "é" is one invalid byte, its other
-    characters ASCII)."""
+    beyond ASCII than invalid bytes (a page with a damaged sequence); else the legacy
+    encoding :func:`detected_encoding` finds."""
     utf16 = utf16_without_bom(data)
     if utf16:
         return utf16
@@ -312,8 +355,32 @@ def _undeclared_encoding(data: bytes) -> str:
         text = data.decode("utf-8", "replace")
         invalid = text.count("\ufffd")
         beyond_ascii = len(text) - len(text.encode("ascii", "ignore")) - invalid
-        return "utf-8" if beyond_ascii > invalid else "cp1252"
+        return "utf-8" if beyond_ascii > invalid else detected_encoding(data)
     return "utf-8"
+
+
+#: How much of :func:`detection_sample` the detector reads: on the pages of
+#: ``benchmarks/charsets.py``, 2, 4 and 16 kB decide alike (``docs/charsets.md``).
+_DETECTION_BYTES = 4096
+
+
+def detected_encoding(data: bytes) -> str:
+    """The legacy encoding of a page that declares none and is not UTF-8, as chardet finds
+    it in the page's text (:func:`detection_sample`), among the encodings of the web and of
+    ISO 8859, each read as its superset, as browsers read them (GB2312 as GB18030,
+    Shift_JIS as windows-31j, ISO-8859-1 as windows-1252); windows-1252, the HTML
+    standard's fallback, when chardet finds none, or only ASCII or UTF-8.  The most accurate
+    and the slowest of the three detectors measured in ``docs/charsets.md``; it runs only
+    on such pages (one of the 2,617 dev pages)."""
+    import chardet  # only here: 0.2 s to import, for pages that few crawls meet
+
+    era = chardet.EncodingEra.MODERN_WEB | chardet.EncodingEra.LEGACY_ISO
+    sample = detection_sample(data)[:_DETECTION_BYTES]
+    found = chardet.detect(sample, encoding_era=era)["encoding"]
+    encoding = resolve_encoding(found) if found else None
+    if not encoding or encoding in ("ascii", "utf-8") or not _ascii_compatible(encoding):
+        return "cp1252"
+    return encoding
 
 
 def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]:

@@ -5,7 +5,7 @@ Text gets a line break at every block-level element boundary, `` | `` between th
 a table row, and a space at inline boundaries (none before closing or after opening
 punctuation, none inside a word written across inline tags: :meth:`Page.glued`).
 The cleaned HTML keeps the content and its ancestors, with their tags and attributes, so
-the page's original structure survives (seed 000, section 1: "preserve the original
+the page's original structure survives (the CETD paper, section 1: "preserve the original
 structure"), as a document that stands alone (charset, ``lang``, absolute URLs).  Text
 comes from the page's text runs and the block-level elements between them
 (:attr:`~scrapy_cetd.page.Page.block_starts`); the HTML from lxml's serialization of the

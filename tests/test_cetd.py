@@ -1,4 +1,4 @@
-"""CETD (seed 000): threshold, ExtractContent, the variants, and quality on real pages."""
+"""CETD (Sun, Song, Liao, SIGIR 2011): threshold, ExtractContent, the variants, and quality on real pages."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from scrapy_cetd import Page, extract, extract_tree, parse_html
 from scrapy_cetd.algorithms.cetd import extract_content, subtree_best
 from tests.test_page import SMALL
-from tests.wcxb import fixture_pages, mean_fixture_f1, word_f1
+from tests.wcxb import fixture_pages, word_f1
 
 WORD = re.compile(r"\w+")  # the benchmark's word tokens
 
@@ -102,12 +102,6 @@ def test_cectd_s_smooths_over_siblings() -> None:
     result = extract(BLOG, algorithm="cectd-s")
     assert "garden was planted" in result.text
     assert "Privacy" not in result.text
-
-
-@pytest.mark.parametrize(("algorithm", "floor"), [("cectd-ds", 0.73), ("cetd-ds", 0.66), ("cectd-s", 0.63)])
-def test_quality_on_fixture_pages(algorithm: str, floor: float) -> None:
-    # Measured when recorded: cectd-ds 0.747, cetd-ds 0.680, cectd-s 0.648 (42 pages).
-    assert mean_fixture_f1(algorithm) >= floor
 
 
 def test_word_f1_metric() -> None:

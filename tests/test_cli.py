@@ -14,6 +14,7 @@ import pytest
 
 from scrapy_cetd import DEFAULT_ALGORITHM, algorithm_names, get_algorithm
 from scrapy_cetd.cli import main
+from tests.charset_pages import UNDECLARED_PAGES
 
 TINY_WCXB = Path(__file__).parent / "fixtures" / "tiny-wcxb"
 ARTICLE_GZ = TINY_WCXB / "html" / "0001.html.gz"
@@ -41,6 +42,16 @@ def test_extract_text_from_plain_and_gzip_files(capsys: pytest.CaptureFixture[st
         lines = out.splitlines()
         assert lines[0] == FIRST_PARAGRAPH and HEADLINE not in lines  # the headline is the title's
         assert "Privacy" not in out and "Home" not in out
+
+
+def test_files_in_legacy_encodings_that_declare_none_are_read_in_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for name, _, page, sentence in UNDECLARED_PAGES:
+        path = tmp_path / f"{name}.html"
+        path.write_bytes(page)
+        status, out, err = run(capsys, "extract", str(path))
+        assert status == 0 and err == "" and sentence in out
 
 
 def test_extract_html_and_json(capsys: pytest.CaptureFixture[str], article: Path) -> None:
@@ -347,9 +358,6 @@ def test_evaluate_reports_a_broken_page(capsys: pytest.CaptureFixture[str], tmp_
 def test_inputs_past_the_size_limit_are_too_large_and_not_read_whole(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, article: Path
 ) -> None:
-    from scrapy_cetd import settings
-
-    monkeypatch.setattr(settings, "DEFAULT_MAX_SIZE", 1000)
     big = tmp_path / "big.html"
     big.write_bytes(article.read_bytes().ljust(1001)[:1001])
     exact = tmp_path / "exact.html"
@@ -357,34 +365,50 @@ def test_inputs_past_the_size_limit_are_too_large_and_not_read_whole(
     assert len(exact.read_bytes()) <= 1000
     bomb = tmp_path / "bomb.html.gz"
     bomb.write_bytes(gzip.compress(b"<p>" + b" " * 2000))
-    status, out, err = run(capsys, "extract", str(big), str(bomb), str(exact))
+    status, out, err = run(capsys, "extract", "--max-size", "1000", str(big), str(bomb), str(exact))
     assert status == 1
-    assert err.splitlines() == [
-        f"scrapy-cetd: error: {big}: larger than 1,000 bytes (the crawl's CETD_MAX_SIZE)",
-        f"scrapy-cetd: error: {bomb}: gzip data expands to more than 1,000 bytes (the crawl's CETD_MAX_SIZE)",
+    assert err.splitlines() == [  # the message names the limit that applies: the option's
+        f"scrapy-cetd: error: {big}: larger than 1,000 bytes (--max-size 1000)",
+        f"scrapy-cetd: error: {bomb}: gzip data expands to more than 1,000 bytes (--max-size 1000)",
     ]
     assert "Some words of text." in out  # the next file is read
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"<p>" + b"x" * 2000)))
-    status, _, err = run(capsys, "extract", "-")
-    assert status == 1 and err == "scrapy-cetd: error: <stdin>: larger than 1,000 bytes (the crawl's CETD_MAX_SIZE)\n"
+    status, _, err = run(capsys, "extract", "-", "--max-size", "1k")
+    assert status == 1 and err == "scrapy-cetd: error: <stdin>: larger than 1,024 bytes (--max-size 1024)\n"
     if Path("/dev/zero").exists():  # endless: read up to the limit only
-        status, _, err = run(capsys, "extract", "/dev/zero")
+        status, _, err = run(capsys, "extract", "/dev/zero", "--max-size", "1000")
         assert status == 1 and "/dev/zero: larger than 1,000 bytes" in err
+
+
+def test_the_size_limit_defaults_to_the_crawls_and_0_lifts_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from scrapy_cetd.limits import DEFAULT_MAX_SIZE
+
+    big = tmp_path / "big.html"
+    big.write_bytes(b"<html><body><p>Some words of text.</p>" + b" " * DEFAULT_MAX_SIZE + b"</body></html>")
+    status, out, err = run(capsys, "extract", str(big))
+    assert status == 1 and out == ""
+    assert err == f"scrapy-cetd: error: {big}: larger than {DEFAULT_MAX_SIZE:,} bytes (--max-size {DEFAULT_MAX_SIZE})\n"
+    status, out, err = run(capsys, "extract", str(big), "--max-size", "0")
+    assert (status, out, err) == (0, "Some words of text.\n", "")
+    status, out, err = run(capsys, "extract", str(big), "--max-size", "-1")
+    assert status == 2 and "'-1' must be at least 0" in err
 
 
 def test_a_page_whose_extraction_raises_is_an_error_and_the_next_file_is_read(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, article: Path
 ) -> None:
-    import scrapy_cetd.cli
+    from scrapy_cetd.cli import extract as extract_command
 
-    real = scrapy_cetd.cli.extract
+    real = extract_command.extract
 
     def raising(data: bytes, **kwargs: object) -> object:  # e.g. a charset Python cannot decode text with
         if b"boom" in data:
             raise LookupError("'hex' is not a text encoding")
         return real(data, **kwargs)
 
-    monkeypatch.setattr(scrapy_cetd.cli, "extract", raising)
+    monkeypatch.setattr(extract_command, "extract", raising)
     boom = tmp_path / "boom.html"
     boom.write_bytes(b"<html><head><meta charset='hex'></head><body><p>boom</p></body></html>")
     status, out, err = run(capsys, "extract", str(boom), str(article))

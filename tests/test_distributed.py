@@ -92,6 +92,7 @@ def test_two_workers_crawl_each_url_once_to_the_single_process_corpus(tmp_path: 
     assert sum(pages) == single_pages - 1
     assert [int(row[1]) for row in rows] == [s.get("response_received_count", 0) for s in stats]
     assert sum(int(items) for _, _, items, _ in rows) == 23
+    assert all(int(items) for _, _, items, _ in rows), run.stdout  # both workers crawled: they start together
     assert "23 articles, 23 distinct URLs" in run.stdout
     # Each worker archives to its own WARC beside its feed (they used to share, and replace,
     # the project's output/crawl.warc.gz): together they hold every article's response.
@@ -139,7 +140,7 @@ def project_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # ...and the scheduler does, for a crawl without it.
         ("redis://:secret@127.0.0.1:{port}/0", ["CETD_REDIS_LOST_CLOSE=0"], "Crawl not started: REDIS_URL: no answer "
          "from Redis at redis://:***@127.0.0.1:{port}/0 (ConnectionError: Error 111 connecting to 127.0.0.1:{port}."),
-        # The spider (scrapy_cetd.redis_spider.RedisSpider) reads the URL first.
+        # The spider (scrapy_cetd.cluster.spider.RedisSpider) reads the URL first.
         ("127.0.0.1:{port}", [], "Crawl not started, invalid setting: REDIS_URL: Redis URL must specify one of the "
          "following schemes (redis://, rediss://, unix://), got '127.0.0.1:{port}'"),
     ],
@@ -159,7 +160,7 @@ def test_scrapy_crawl_without_redis_is_one_line_naming_redis_url(
     assert run.returncode == 1
     errors = [line for line in run.stderr.splitlines() if " ERROR: " in line]
     assert len(errors) == 1, run.stderr[-3000:]
-    assert f"[scrapy_cetd.settings] ERROR: {message.format(port=port)}" in errors[0]
+    assert f"[scrapy_cetd.crawl.settings] ERROR: {message.format(port=port)}" in errors[0]
     assert "Traceback" not in run.stderr and "secret" not in run.stderr
     # RedisWatch checks before the spider opens; the scheduler is built as it opens.
     assert ("Spider opened" in run.stderr) == ("CETD_REDIS_LOST_CLOSE=0" in settings)
@@ -282,8 +283,8 @@ def test_a_killed_workers_requests_are_crawled_by_the_other(tmp_path: Path) -> N
 def test_an_invalid_lease_time_names_the_setting(value: object) -> None:
     from scrapy.settings import Settings
 
-    from scrapy_cetd.redis_frontier import LeasingScheduler
-    from scrapy_cetd.settings import InvalidSetting
+    from scrapy_cetd.cluster.frontier import LeasingScheduler
+    from scrapy_cetd.crawl.settings import InvalidSetting
 
     with redis_server() as (url, _):
         base = {"REDIS_URL": url, "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter"}

@@ -16,7 +16,7 @@ import pytest
 import scrapy
 from lxml import html as lxml_html
 
-from scrapy_cetd.duplicates import MemoryStoryStore, RedisStoryStore, blocks
+from scrapy_cetd.crawl.duplicates import MemoryStoryStore, RedisStoryStore, blocks
 from scrapy_cetd.fingerprint import hamming, simhash, text_fingerprint
 from tests.conftest import run_crawl, serve_routes
 
@@ -222,7 +222,7 @@ def test_a_failing_store_keeps_the_item(caplog: pytest.LogCaptureFixture) -> Non
     """Redis down (nothing listens on port 1): the item is kept, the error logged and counted."""
     from scrapy.utils.test import get_crawler
 
-    from scrapy_cetd.duplicates import DuplicateStoryPipeline
+    from scrapy_cetd.crawl.duplicates import DuplicateStoryPipeline
 
     crawler = get_crawler(settings_dict={
         "CETD_ON_DUPLICATE": "drop", "CETD_DUPLICATES_STORE": "redis", "REDIS_URL": "redis://127.0.0.1:1",
@@ -308,7 +308,7 @@ def test_stores_forget_a_claim_everywhere(redis_url: str) -> None:
 def _pipeline(settings: dict[str, Any]) -> tuple[Any, Any]:
     from scrapy.utils.test import get_crawler
 
-    from scrapy_cetd.duplicates import DuplicateStoryPipeline
+    from scrapy_cetd.crawl.duplicates import DuplicateStoryPipeline
 
     crawler = get_crawler(settings_dict={"CETD_ON_DUPLICATE": "drop", **settings})
     crawler.spider = scrapy.Spider("stories")

@@ -38,7 +38,8 @@ import pytest
 from scrapy_cetd import algorithm_names, get_algorithm
 from scrapy_cetd.cli import main
 from scrapy_cetd.evaluation import peers
-from scrapy_cetd.evaluation.datasets import DatasetError, load_dataset, select_pages
+from scrapy_cetd.evaluation.datasets import DatasetError, gold_text, load_dataset, select_pages
+from scrapy_cetd.evaluation.metrics import SnippetCounts, snippet_counts, snippet_scores
 from scrapy_cetd.evaluation.progress import Progress
 from scrapy_cetd.evaluation.report import markdown_report, write_json
 from scrapy_cetd.evaluation.runner import Extractor, run_evaluation
@@ -329,3 +330,94 @@ def test_ctrl_c_stops_a_run_with_jobs_at_once(tmp_path: Path, metadata: bool) ->
     # 130, or killed by the second SIGINT once Python, exiting, has restored its default
     # action (a shell shows 130 for both)
     assert process.returncode in (130, -signal.SIGINT) and "Traceback" not in err, err[-2000:]
+
+
+# ``tests/fixtures/tiny-trafilatura`` (trafilatura's snippet metric), counted by hand: page
+# one.example.alpha's text holds its whole paragraph: "Alpha  beta" found (white space is
+# normalized on both sides), "missing words" not, "gamma delta" found (a false positive),
+# "not there" not: tp 1, fn 1, fp 1, tn 1; two.example.empty gives no text: its one
+# snippet is missed, fn 1.  Totals tp 1, fp 1, fn 2, tn 1.
+TINY_TRAFILATURA = FIXTURES / "tiny-trafilatura"
+# ``tests/fixtures/tiny-readability``: one case whose expected.html is the article's two
+# paragraphs, which every algorithm keeps whole (the byline is a separate label).
+TINY_READABILITY = FIXTURES / "tiny-readability"
+
+
+def test_trafilatura_and_readability_layouts_are_detected() -> None:
+    snippets = load_dataset(TINY_TRAFILATURA)
+    assert (snippets.layout, snippets.metric, snippets.name) == ("trafilatura", "snippet", "tiny-trafilatura")
+    alpha, empty = snippets.pages
+    assert alpha.page_id == "one.example.alpha" and alpha.url == "https://one.example/alpha"
+    assert alpha.without_snippets == ("gamma delta", "not there")
+    # a list of authors is one label; trafilatura's "date" is the publish date
+    assert alpha.labels == {"title": "Alpha", "author": "Ann Example; Bo Example", "publish_date": "2020-01-02"}
+    assert empty.labels == {"title": None, "author": None, "publish_date": None}
+    readability = load_dataset(TINY_READABILITY)
+    assert (readability.layout, readability.metric) == ("readability", "word")
+    (otters,) = readability.pages
+    assert otters.labels == {"title": "Otters return", "author": "By Jo Brook"}  # no date label at all
+    assert gold_text(otters).split() == (
+        "Otters have returned to the river after an absence of forty years, volunteers said on Monday. "
+        "The animals were seen near the old mill, where the water is now clean enough for fish."
+    ).split()
+
+
+def test_snippet_counts_normalize_white_space() -> None:
+    counts = snippet_counts("Alpha\n beta  gamma", ["alpha beta", "Alpha beta", "beta\tgamma"], ["gamma", "delta"])
+    assert counts == SnippetCounts(tp=2, fp=1, fn=1, tn=1)  # case is kept: "alpha beta" is missed
+    scores, accuracy = snippet_scores([counts, SnippetCounts(0, 0, 3, 0)])
+    assert (scores.precision, scores.recall, accuracy) == (2 / 3, 2 / 6, 3 / 8)
+
+
+def test_the_snippet_metric_sums_counts_over_pages() -> None:
+    run = evaluate_tiny(TINY_TRAFILATURA, Extractor.algorithm("cetd-plus"), Extractor.algorithm("cectd-ds"))
+    for summary in run.summaries:
+        assert (summary.scores.precision, summary.scores.recall) == (0.5, pytest.approx(1 / 3))
+        assert summary.scores.f1 == pytest.approx(0.4) and summary.accuracy == pytest.approx(2 / 5)
+        assert summary.lcs is None
+        # language: <html lang="de-DE"> on the first page, none on the second
+        assert summary.by_language == {"de": 0.5}  # tp 1, fp 1, fn 1
+    report = markdown_report(run)
+    assert "| accuracy |" in report and "LCS" not in report
+    assert "0.400" in report
+
+
+def test_readability_pages_are_scored_against_the_expected_html() -> None:
+    run = evaluate_tiny(TINY_READABILITY, Extractor.algorithm("cetd-plus"))
+    (summary,) = run.summaries
+    assert summary.scores.f1 == 1.0 and summary.by_language == {"en": 1.0}  # the set's "lang": "en-GB"
+    assert run.language_counts() == {"en": 1}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_evaluate_several_sets_in_one_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_json = tmp_path / "scores.json"
+    status, out, _ = run(
+        capsys, "evaluate", str(TINY_WCXB), str(TINY_TRAFILATURA), str(TINY_READABILITY), "-a", "cetd-plus",
+        "--json", str(out_json),
+    )
+    assert status == 0
+    table = out[out.index("All sets") :]
+    assert "| tiny-wcxb F1 | tiny-trafilatura F1 | tiny-readability F1 |" in table
+    row = next(line for line in table.splitlines() if line.startswith("| cetd-plus"))
+    assert row.split(" | ")[2:4] == ["0.400", "1.000"]
+    written = {path.name for path in tmp_path.iterdir()}
+    assert written == {"scores.tiny-wcxb.json", "scores.tiny-trafilatura.json", "scores.tiny-readability.json"}
+    saved = json.loads((tmp_path / "scores.tiny-trafilatura.json").read_text())
+    assert saved["metric"] == "snippet" and saved["per_page"][0]["language"] == "de"
+
+
+def test_metadata_of_sets_that_label_some_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "evaluate", str(TINY_READABILITY), str(TINY_TRAFILATURA), "--metadata")
+    assert status == 0
+    readability, trafilatura = out.split("Metadata on ")[1:]
+    ours = next(line for line in readability.splitlines() if line.startswith("| scrapy_cetd"))
+    # Readability labels title and byline only: no date accuracy and no date false positives
+    assert ours.split(" | ")[1:7] == ["1.00", "1.00", "1.00", "0", "-", "-"]
+    ours = next(line for line in trafilatura.splitlines() if line.startswith("| scrapy_cetd"))
+    assert ours.split(" | ")[1] == "1.00"  # the title "Alpha" of "Alpha | Site"

@@ -103,7 +103,7 @@ def test_mutated_pages_never_raise(html: str) -> None:
     _extract_everything(html)
 
 
-#: Pages that took minutes before issue 16 (its reproductions, at full size), and the
+#: Pages that once took minutes (reproductions of the reports, at full size), and the
 #: time every algorithm gets on each, once the page is parsed: generous (2 cores shared
 #: with other jobs), where the old code took 10 s to minutes.
 PATHOLOGICAL = {
@@ -310,7 +310,7 @@ def test_an_ascii_incompatible_charset_label_is_ignored(label: str) -> None:
     assert extract(body.format("x").encode(), content_type=f"text/html; charset={label}").text == expected
     from scrapy.http import HtmlResponse
 
-    from scrapy_cetd.middlewares import _decoded_text
+    from scrapy_cetd.crawl.middlewares import _decoded_text
 
     response = HtmlResponse("https://example.com/", body=body.format(label).encode())
     assert expected in _decoded_text(response)
@@ -332,7 +332,7 @@ def assert_label_ignored(label: str, body: str, expected: str) -> None:
     assert extract(body.format("x").encode(), content_type=f"text/html; charset={label}").text == expected
     from scrapy.http import HtmlResponse
 
-    from scrapy_cetd.middlewares import _decoded_text
+    from scrapy_cetd.crawl.middlewares import _decoded_text
 
     headers = {"Content-Type": f"text/html; charset={label}"}
     response = HtmlResponse("https://example.com/", body=body.format("x").encode(), headers=headers)

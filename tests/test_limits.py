@@ -11,18 +11,18 @@ import pytest
 from scrapy.settings import Settings
 
 from scrapy_cetd.cli import main
-from scrapy_cetd.settings import MAX_WORKERS, CetdConfig, InvalidSetting
+from scrapy_cetd.crawl.settings import MAX_WORKERS, CetdConfig, InvalidSetting
 from tests.test_scrapy_components import Components
 
 
-def test_cli_stops_gunzipping_at_the_crawl_size_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_cli_stops_gunzipping_at_the_size_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.html.gz"
     bomb.write_bytes(gzip.compress(b"<html><body><p>x</p>" + b" " * (40 * 1024 * 1024)))  # 40 MB from 40 KB
     two_members = tmp_path / "two.html.gz"
     two_members.write_bytes(gzip.compress(b"<html><body><p>First part.</p>") + gzip.compress(b"<p>Second.</p>"))
     assert main(["extract", "-a", "cetd-ds", "--threshold-coefficient", "0", str(bomb), str(two_members)]) == 1
     out, err = capsys.readouterr()
-    assert f"{bomb}: gzip data expands to more than 16,777,216 bytes (the crawl's CETD_MAX_SIZE)" in err
+    assert f"{bomb}: gzip data expands to more than 16,777,216 bytes (--max-size 16777216)" in err
     assert "First part." in out and "Second." in out
 
 

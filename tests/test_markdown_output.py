@@ -3,13 +3,21 @@ fences as CommonMark reads them, and the text's words kept."""
 
 from __future__ import annotations
 
-import pytest
+import random
+import re
 
+import lxml.html
+import pytest
+from lxml import etree
+from markdown_it import MarkdownIt
+
+from scrapy_cetd import extract
 from scrapy_cetd.extraction import Selection
 from scrapy_cetd.markdown import MAX_NESTING, code_span
 from scrapy_cetd.page import Page
 from scrapy_cetd.parsing import parse_html
 from scrapy_cetd.render import render
+from tests.golden import GoldenPage, golden_pages
 
 
 def outputs(body: str) -> tuple[str, str]:
@@ -73,9 +81,9 @@ def test_an_ordered_list_number_has_at_most_nine_digits() -> None:
         ("<b>bo<b>ld</b></b>", "**bold**"),  # was **bo **ld****; one word, as the text has it
         ("<strong>a <b>b</b> c</strong>", "**a b c**"),
         ("<i>a <em>b <cite>c</cite></em></i>", "*a b c*"),
-        ("<b><i>x</i></b>", "***x***"),
+        ("<b><i>x</i></b>", "**_x_**"),  # was ***x***: an inner marker touching an outer one is _
         ("<i>a <b>b</b> c</i>", "*a **b** c*"),
-        ("<b>a <i>b <b>c</b></i></b>", "**a *b c***"),
+        ("<b>a <i>b <b>c</b></i></b>", "**a _b c_**"),
         ("<code>a<b>b</b></code>", "`ab`"),  # no emphasis markers inside code
         ("<p>a <b> x </b> y</p>", "a **x** y"),  # spaces outside the markers
         ("<p>a<b>&nbsp;x&nbsp;</b>y</p>", "a **x** y"),
@@ -90,7 +98,7 @@ def test_emphasis(html: str, expected: str) -> None:
     [
         ("<p>It aims to answer <i><em>what can be done</em></i><i>.</i></p>", "It aims to answer *what can be done.*"),
         ("<b>(</b><b>a</b>", "**(a**"),  # was **(**a** (**( then a**)
-        ("<b><i>a</i></b><b><i>.</i></b>", "***a.***"),
+        ("<b><i>a</i></b><b><i>.</i></b>", "**_a._**"),
         ("<i>a</i> <i>b</i>", "*a* *b*"),  # a space between: two
     ],
 )
@@ -173,3 +181,129 @@ def test_entity_like_text_and_tildes_are_escaped() -> None:
     text, markdown = outputs("<p>It shows &amp;copy; and &amp;#169; as written, ~~not struck~~, and AT&amp;T.</p>")
     assert text == "It shows &copy; and &#169; as written, ~~not struck~~, and AT&T."
     assert markdown == r"It shows \&copy; and \&#169; as written, \~\~not struck\~\~, and AT&T."
+
+
+# --- read back by a CommonMark parser ---------------------------------------------------------
+
+_COMMONMARK = MarkdownIt("commonmark").enable("table")
+_MARKS = {"em": 1, "i": 1, "strong": 2, "b": 2}
+
+
+def read_back(markdown: str) -> list[tuple[str, int]]:
+    """What a CommonMark reader (markdown-it-py) shows: each non-space character with its
+    emphasis (1 em, 2 strong, 3 both); images and list markers are not text."""
+    shown: list[tuple[str, int]] = []
+    for token in _COMMONMARK.parse(markdown):
+        if token.type in ("fence", "code_block"):
+            shown.extend((char, 0) for char in token.content if not char.isspace())
+        open_marks = {"em": 0, "strong": 0}
+        for child in token.children or []:
+            kind = child.type.rsplit("_", 1)[0]
+            if kind in open_marks:
+                open_marks[kind] += 1 if child.type.endswith("_open") else -1
+            elif child.type in ("text", "code_inline"):
+                marks = (open_marks["em"] > 0) | 2 * (open_marks["strong"] > 0)
+                shown.extend((char, marks) for char in child.content if not char.isspace())
+    return shown
+
+
+def html_emphasis(body: str) -> list[tuple[str, int]]:
+    """The same for the HTML of a snippet: each non-space character with its emphasis."""
+    shown: list[tuple[str, int]] = []
+    marks = [0]
+    for event, element in etree.iterwalk(lxml.html.fragment_fromstring(body, create_parent="div"), ("start", "end")):
+        if event == "start":
+            marks.append(marks[-1] | _MARKS.get(element.tag, 0))
+            shown.extend((char, marks[-1]) for char in element.text or "" if not char.isspace())
+        else:
+            marks.pop()
+            shown.extend((char, marks[-1]) for char in element.tail or "" if not char.isspace())
+    return shown
+
+
+@pytest.mark.parametrize(
+    ("body", "read"),
+    [
+        ("<p>Rates rose by <b>10</b><i>%</i>.</p>", "<p>Rates rose by <strong>10</strong><em>%</em>.</p>"),
+        ("<p><i>a quarter</i><b>point</b> more</p>", "<p><em>a quarter</em> <strong>point</strong> more</p>"),
+        ("<p><b><i>x</i></b> y</p>", "<p><strong><em>x</em></strong> y</p>"),
+        ("<p>a <b>b <i>c</i></b><i>, d</i> e</p>", "<p>a <strong>b <em>c</em></strong><em>, d</em> e</p>"),
+        ("<p>x<b>\"q\"</b>y</p>", "<p>x&quot;q&quot;y</p>"),  # no reader's emphasis fits: the words stay
+        ("<ul><li>up <b>10</b><i>%</i></li></ul>", "<ul>\n<li>up <strong>10</strong><em>%</em></li>\n</ul>"),
+        ("<h2><b>Rates</b> this <i>year</i></h2>", "<h2>Rates this year</h2>"),  # a heading is plain
+    ],
+)
+def test_commonmark_reads_the_emphasis_written(body: str, read: str) -> None:
+    assert _COMMONMARK.render(markdown_of(body)).strip() == read
+
+
+_PIECES = ["word", "10", "%", ",", ".", "(", ")", '"', "'", "-", "x_y", "*", "é", "½", "!"]
+
+
+def _random_inline(rng: random.Random, depth: int = 0) -> str:
+    parts = []
+    for _ in range(rng.randint(1, 4)):
+        roll = rng.random()
+        if roll < 0.35 and depth < 3:
+            tag = rng.choice(["b", "i", "em", "strong"])
+            parts.append(f"<{tag}>{_random_inline(rng, depth + 1)}</{tag}>")
+        else:
+            parts.append(rng.choice(_PIECES))
+        parts.append(rng.choice(["", "", " "]))
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_commonmark_reads_our_text_and_no_emphasis_the_page_lacks(seed: int) -> None:
+    """Random inline emphasis, glued to punctuation and words: a CommonMark reader shows
+    the text's characters (no marker left as a literal) with emphasis only where the
+    page has it, of the page's kind."""
+    body = f"<p>{_random_inline(random.Random(seed))}</p>"
+    text, markdown = outputs(body)
+    read = read_back(markdown)
+    assert "".join(char for char, _ in read) == "".join(text.split()), markdown
+    page = html_emphasis(body)
+    assert [char for char, _ in page] == [char for char, _ in read]
+    assert all(marks & ~wanted == 0 for (_, marks), (_, wanted) in zip(read, page)), markdown
+
+
+@pytest.mark.parametrize(
+    ("body", "markdown"),
+    [
+        # The quote is in the item: after its marker's indentation (was ">    q", which
+        # ends the list), and a blank line ends it (else "b" continues its paragraph).
+        ("<ol><li><p>a</p><blockquote><p>q</p></blockquote><p>b</p></li><li>c</li></ol>", "1. a\n   > q\n\n   b\n2. c"),
+        ("<blockquote><p>x</p><ul><li>a<p>b</p></li></ul></blockquote>", "> x\n>\n> - a\n>   b"),
+    ],
+)
+def test_quotes_and_list_items_nest_in_the_pages_order(body: str, markdown: str) -> None:
+    assert markdown_of(body) == markdown
+
+
+_GOLDEN = golden_pages()
+_TOKENS = re.compile(r"\w+|[*_]")
+
+
+@pytest.mark.parametrize("page", _GOLDEN, ids=[page.slug for page in _GOLDEN])
+def test_commonmark_reads_the_golden_pages_text(page: GoldenPage) -> None:
+    """On real pages: the words (and literal ``*``, ``_``) a CommonMark reader shows are
+    the text output's, in its order: no marker is left over, no structure swallows text
+    (tables are read as GFM tables; the text writes their cells with ``|``)."""
+    result = extract(page.html, url=page.url, with_markdown=True, with_metadata=False)
+    shown = "".join(char if char not in "|" else " " for char, _ in _read_back_spaced(result.markdown))
+    assert _TOKENS.findall(shown) == _TOKENS.findall(result.text)
+
+
+def _read_back_spaced(markdown: str) -> list[tuple[str, int]]:
+    """:func:`read_back` with a space between texts (words of two blocks stay two)."""
+    spaced: list[tuple[str, int]] = []
+    for token in _COMMONMARK.parse(markdown):
+        if token.type in ("fence", "code_block"):
+            spaced.extend((char, 0) for char in token.content)
+        for child in token.children or []:
+            if child.type in ("text", "code_inline"):
+                spaced.extend((char, 0) for char in child.content)
+            elif child.type in ("softbreak", "hardbreak", "image"):
+                spaced.append((" ", 0))
+        spaced.append((" ", 0))
+    return spaced

@@ -51,7 +51,7 @@ def test_json_ld_graph_with_author_reference() -> None:
     assert meta.date_published == "2024-05-01T09:30:00+02:00" and meta.date_modified == "2024-05-02"
     assert meta.image == "https://news.example.com/img/bridge.jpg"
     assert meta.tags == ["bridge", "council"] and meta.section == "Local"
-    assert meta.page_type == "NewsArticle" and meta.site_name == "The Daily Example"
+    assert meta.declared_page_type == "NewsArticle" and meta.site_name == "The Daily Example"
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_opengraph_tags_only() -> None:
     meta = meta_of(page(head))
     assert meta.title == "Bridge costs double"
     assert meta.date_published == "2024-05-01T07:00:00+00:00"
-    assert meta.authors == ["Ann Lee"] and meta.page_type == "article" and meta.language == "en-GB"
+    assert meta.authors == ["Ann Lee"] and meta.declared_page_type == "article" and meta.language == "en-GB"
     assert meta.canonical_url == "https://news.example.com/story"
 
 

@@ -1,5 +1,5 @@
 """JSON-LD read once per page: the page model's lazily parsed objects, shared by the
-metadata and cetd-plus's readers (its article test, rule 17's declared body, rule 20's
+metadata and cetd-plus's readers (its article test, ``declared_body``'s declared body, ``product_noise``'s
 product test)."""
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ ARTICLE = "".join(
 NAV = '<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>'
 #: The founders' bar: 150 pages and the poison pages, one worker killed.
 NORMAL = 150
-#: Pages that were pathological before the reliability work (issue 16): deep nesting,
+#: Pages that were pathological before the reliability work (docs/operating.md): deep nesting,
 #: plain text without tags, control characters, UTF-16 without a BOM.
 POISON: dict[str, tuple[str, bytes]] = {
     "deep.html": (

@@ -12,8 +12,8 @@ from scrapy.settings import Settings
 
 from scrapy_cetd import extract
 from scrapy_cetd.cli import main
+from scrapy_cetd.crawl.settings import CetdConfig
 from scrapy_cetd.evaluation.markdown import structure_lines
-from scrapy_cetd.settings import CetdConfig
 
 PAGE = (
     "<html lang='en'><head><title>Race</title></head><body><nav><a href='/'>Home</a></nav><article>"

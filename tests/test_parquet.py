@@ -1,4 +1,4 @@
-"""Parquet output (:mod:`scrapy_cetd.exporters`): column types from what the fields are, not
+"""Parquet output (:mod:`scrapy_cetd.crawl.exporters`): column types from what the fields are, not
 from the first row group; every row kept; one column per field.  Through a real crawl's feed,
 the feed exporter API, ``scrapy-cetd warc`` and :class:`ParquetRows` itself."""
 
@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 import scrapy
 
-from scrapy_cetd import exporters
-from scrapy_cetd.exporters import OUTPUT_TYPES, WARC_ITEM_TYPES, ParquetItemExporter, ParquetRows
+from scrapy_cetd import parquet
+from scrapy_cetd.crawl.exporters import ParquetItemExporter
 from scrapy_cetd.metadata import Metadata
-from scrapy_cetd.settings import METADATA_OUTPUTS, OUTPUTS
+from scrapy_cetd.outputs import METADATA_OUTPUTS, OUTPUTS
+from scrapy_cetd.parquet import OUTPUT_TYPES, WARC_ITEM_TYPES, ParquetRows
 from tests.conftest import run_crawl
 
 pa = pytest.importorskip("pyarrow")
@@ -112,7 +113,7 @@ def test_the_feed_exporter_types_the_pipelines_fields_and_keeps_rows_whose_value
         {"url": "u3", "body": "d", "by": ["Bo"], "tags": [], "rank": 4, "cetd_error": "boom"},
         {"url": "u4", "body": "e", "by": ["Cy"], "tags": [], "rank": "fifth"},
     ]
-    with caplog.at_level(logging.WARNING, logger="scrapy_cetd.exporters"):
+    with caplog.at_level(logging.WARNING, logger="scrapy_cetd.parquet"):
         for item in items:
             exporter.export_item(item)
         _finish(exporter)
@@ -188,7 +189,7 @@ def test_warc_to_parquet_keeps_the_rows_after_a_first_row_group_without_bylines(
     pytest.importorskip("fastwarc")
     from scrapy_cetd.cli import main
 
-    monkeypatch.setattr(exporters, "DEFAULT_BATCH_SIZE", 2)
+    monkeypatch.setattr(parquet, "DEFAULT_BATCH_SIZE", 2)
     _warc(tmp_path / "authors.warc.gz", PAGES)
     out = tmp_path / "a.parquet"
     status = main(["warc", str(tmp_path / "authors.warc.gz"), "-o", str(out), "--fields", "text,title,authors"])
@@ -233,7 +234,7 @@ def test_parquet_rows_infer_undeclared_columns_and_never_lose_a_row(
         {"a": "z", "n": "four", "l": [], "m": None, "late": 1},
     ]:
         rows.write(row)
-    with caplog.at_level(logging.WARNING, logger="scrapy_cetd.exporters"):
+    with caplog.at_level(logging.WARNING, logger="scrapy_cetd.parquet"):
         rows.close()
     table = pq.read_table(tmp_path / "rows.parquet")
     # Empty in the first rows: text (lists: lists of text); first values that disagree: text;
@@ -309,7 +310,7 @@ def test_xml_feed_is_well_formed_whatever_the_values_and_keys() -> None:
 
     from lxml import etree
 
-    from scrapy_cetd.exporters import XmlItemExporter
+    from scrapy_cetd.crawl.exporters import XmlItemExporter
 
     class Stats(Counter[str]):
         def inc_value(self, key: str, count: int = 1) -> None:

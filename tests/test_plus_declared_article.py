@@ -1,4 +1,4 @@
-"""cetd-plus rule 27: prose in a group of alike siblings (layout slots around a lone story)
+"""cetd-plus ``declared_article_alone``: prose in a group of alike siblings (layout slots around a lone story)
 is an article standing alone when the page declares an article."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 
 from scrapy_cetd import extract
 from scrapy_cetd.algorithms import plus
+from scrapy_cetd.algorithms.plus import rules
 from scrapy_cetd.page import Page
 from scrapy_cetd.parsing import parse_html
 
@@ -18,7 +19,7 @@ DATELINE = "Updated Nov 25, 2025 5:00 am PST"
 
 
 def slotted_page(head: str = "") -> str:
-    """A story in the middle one of three layout slots sharing a class, a dateline (rule 13's)
+    """A story in the middle one of three layout slots sharing a class, a dateline (``datelines``'s)
     at its start; the other slots hold a short promo and a short notice."""
     story = "".join(f"<p>{p}</p>" for p in STORY)
     return (
@@ -42,7 +43,7 @@ ARTICLE_JSON_LD = json.dumps({"@context": "https://schema.org", "@type": "NewsAr
 )
 def test_a_declared_article_in_layout_slots_loses_its_dateline(head: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert lines(extract(slotted_page(head)).text) == STORY
-    monkeypatch.setattr(plus, "DECLARED_ARTICLE_STANDS_ALONE", False)
+    monkeypatch.setattr(rules, "OFF", frozenset({"declared_article_alone"}))
     assert lines(extract(slotted_page(head)).text) == [DATELINE, *STORY]
 
 
@@ -54,10 +55,13 @@ def test_an_undeclared_page_in_slots_is_no_article() -> None:
     ("head", "declared"),
     [
         (f"<script type='application/ld+json'>{ARTICLE_JSON_LD}</script>", True),
-        ("<script type='application/ld+json'>{\"@type\": [\"BlogPosting\"]}</script>", True),
-        ("<script type='application/ld+json'>{\"@type\": \"DiscussionForumPosting\"}</script>", False),
-        ("<script type='application/ld+json'>{\"@type\": \"Product\", \"review\": "
-         "{\"@type\": \"Review\", \"itemReviewed\": {\"@type\": \"Article\"}}}</script>", False),
+        ('<script type=\'application/ld+json\'>{"@type": ["BlogPosting"]}</script>', True),
+        ('<script type=\'application/ld+json\'>{"@type": "DiscussionForumPosting"}</script>', False),
+        (
+            '<script type=\'application/ld+json\'>{"@type": "Product", "review": '
+            '{"@type": "Review", "itemReviewed": {"@type": "Article"}}}</script>',
+            False,
+        ),
         ("<meta property='og:type' content=' Article '>", True),
         ("<meta property='og:type' content='website'>", False),
         ("<script type='application/ld+json'>{not json</script>", False),

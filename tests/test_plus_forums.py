@@ -1,4 +1,4 @@
-"""cetd-plus on forum threads (rule 21): the posts' text stays, the furniture forum software
+"""cetd-plus on forum threads (``forum_furniture``): the posts' text stays, the furniture forum software
 sets around each post (signatures, the poster's title, banner and statistics, the similar
 threads) goes; hand-made pages in the markup of phpBB and XenForo."""
 
@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_cetd import extract
-from scrapy_cetd.algorithms import plus
-from scrapy_cetd.algorithms.plus import is_forum_stat
+from scrapy_cetd.algorithms.plus import is_forum_stat, rules
 
 POSTS = [
     f"Post {i}: I replaced the thermostat in my boiler last week and the pressure still drops "
@@ -83,9 +82,8 @@ def test_a_phpbb_thread_keeps_the_posts_and_loses_signatures_and_statistics() ->
     assert "plumber3" in text  # the poster's name stays
 
 
-def test_without_rule_21_the_signatures_and_statistics_stay(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plus, "FORUM_STEMS", ())
-    monkeypatch.setattr(plus, "FORUM_STAT_MAX_CHARS", 0)
+def test_without_forum_furniture_the_signatures_and_statistics_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rules, "OFF", frozenset({"forum_furniture"}))
     text = extract(phpbb_thread()).text
     assert "vintage radiators" in text
     assert "Posts:" in text and "Joined:" in text
@@ -93,12 +91,12 @@ def test_without_rule_21_the_signatures_and_statistics_stay(monkeypatch: pytest.
 
 def test_the_diagnostics_name_the_forum_parts() -> None:
     result = extract(phpbb_thread(), diagnostics=True)
-    parts = result.diagnostics["forum_parts"]
+    parts = result.diagnostics["forum_furniture"]
     assert sum(part.startswith("div#sig") for part in parts) == len(POSTS)
-    # The profiles the content holds (rule 6 rescues those between the first and the last
+    # The profiles the content holds (``rescued_structures`` rescues those between the first and the last
     # kept post): their statistics.
     assert sum(part.startswith("dd.profile-posts") for part in parts) == len(POSTS) - 1
-    unsigned = extract(phpbb_thread(signature=False), diagnostics=True).diagnostics["forum_parts"]
+    unsigned = extract(phpbb_thread(signature=False), diagnostics=True).diagnostics["forum_furniture"]
     assert not any(part.startswith("div#sig") for part in unsigned)
 
 

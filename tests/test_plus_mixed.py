@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_cetd import extract
-from scrapy_cetd.algorithms import plus
+from scrapy_cetd.algorithms.plus import blocks, rules
 
 FEATURES = [
     "Merino wool blend keeps your feet dry on long days",
@@ -44,7 +44,7 @@ def test_top_block_leaves_a_labelled_footer() -> None:
 
 
 def test_without_the_rule_the_footer_is_the_top_block(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plus, "TOP_CHROME_STEMS", ())
+    monkeypatch.setattr(rules, "OFF", frozenset({"top_outside_chrome"}))
     text = extract(shop_page(), with_metadata=False).text
     assert "subject to change" in text
     assert FEATURES[0] not in text
@@ -64,7 +64,7 @@ def test_a_declared_main_part_is_never_furniture(tag: str) -> None:
 
 def test_diagnostics_name_the_part_left() -> None:
     diagnostics = extract(shop_page(), with_metadata=False, diagnostics=True).diagnostics
-    assert [part.split("[")[0] for part in diagnostics["top_left_chrome"]] == ["div.site-footer"]
+    assert [part.split("[")[0] for part in diagnostics["top_outside_chrome"]] == ["div.site-footer"]
 
 
 @pytest.mark.parametrize("hidden, left", [("notice hidden", True), ("hide", True), ("hidden md:block", False)])
@@ -74,7 +74,7 @@ def test_top_block_leaves_a_part_hidden_by_class(hidden: str, left: bool) -> Non
 
 
 def test_hidden_parts_are_left_without_the_stems(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plus, "TOP_CHROME_STEMS", ())
+    monkeypatch.setattr(blocks, "TOP_CHROME_STEMS", ())
     assert "subject to change" not in extract(shop_page(footer_class="hidden"), with_metadata=False).text
-    monkeypatch.setattr(plus, "TOP_HIDDEN_CLASSES", frozenset())
+    monkeypatch.setattr(blocks, "TOP_HIDDEN_CLASSES", frozenset())
     assert "subject to change" in extract(shop_page(footer_class="hidden"), with_metadata=False).text

@@ -1,6 +1,6 @@
-"""cetd-plus's precision rules for news pages (rules 22-): each on a hand-made article,
-with the rule on (only the story stays) and off (the part comes back), and the story
-intact where the rule must not fire."""
+"""cetd-plus's precision rules for news pages (``labelled_paragraphs``, ``contributor_notes``,
+``photo_credits``): each on a hand-made article, with the rule on (only the story stays) and
+off (the part comes back), and the story intact where the rule must not fire."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from scrapy_cetd import extract
 from scrapy_cetd.algorithms import plus
+from scrapy_cetd.algorithms.plus import rules
 from tests.test_plus_news import STORY, lines, story_page
 
 
@@ -21,15 +22,15 @@ from tests.test_plus_news import STORY, lines, story_page
     ],
 )
 def test_a_paragraph_labelled_as_article_noise_is_out_of_the_text(part: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Rule 22: the article-only labels (cta, promo, teaser, disclaimer) read on <p> too.
+    # ``labelled_paragraphs``: the article-only labels (cta, promo, teaser, disclaimer) read on <p> too.
     html = story_page(last=part)
     assert lines(extract(html).text) == STORY
-    monkeypatch.setattr(plus, "ARTICLE_LABELLED_TAGS", frozenset())
+    monkeypatch.setattr(rules, "OFF", frozenset({"labelled_paragraphs"}))
     assert lines(extract(html).text)[:-1] == STORY
 
 
 def test_a_labelled_paragraph_stays_off_an_article() -> None:
-    # Rule 22 reads the labels on articles only: on a page whose top block is not prose
+    # ``labelled_paragraphs`` reads the labels on articles only: on a page whose top block is not prose
     # standing alone (here two short paragraphs), a call to action is the content.
     html = (
         "<html><body><main><div class='offer'><p class='cta'>Book a free session with our tutors "
@@ -56,10 +57,10 @@ def test_paragraphs_labelled_otherwise_stay() -> None:
 def test_a_contributors_note_in_italics_after_the_story_is_out_of_the_text(
     note: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Rule 23: no writer word (rule 15's), but a name, "is", and italics, after the story.
+    # ``contributor_notes``: no writer word (``author_bio``'s), but a name, "is", and italics, after the story.
     html = story_page(last=note)
     assert lines(extract(html).text) == STORY
-    monkeypatch.setattr(plus, "NOTE_MAX_CHARS", 0)
+    monkeypatch.setattr(rules, "OFF", frozenset({"contributor_notes"}))
     assert lines(extract(html).text)[:-1] == STORY
 
 
@@ -83,14 +84,14 @@ def test_a_contributors_note_not_in_italics_or_not_after_the_story_stays() -> No
     ],
 )
 def test_a_photo_credit_in_the_story_is_out_of_the_text(credit: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Rule 24: a picture's credit line, left by a caption no label or <figcaption> marks.
+    # ``photo_credits``: a picture's credit line, left by a caption no label or <figcaption> marks.
     body = "".join(
         f"<p>{p}</p>" + (f"<div class='media'><img src='wall.jpg' alt=''>{credit}</div>" if i == 2 else "")
         for i, p in enumerate(STORY)
     )
     html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
     assert lines(extract(html).text) == STORY
-    monkeypatch.setattr(plus, "CREDIT_MAX_CHARS", 0)
+    monkeypatch.setattr(rules, "OFF", frozenset({"photo_credits"}))
     assert len(lines(extract(html).text)) == len(STORY) + 1
 
 
@@ -104,66 +105,10 @@ def test_a_sentence_about_a_photo_stays() -> None:
     ):
         assert not plus.is_credit(sentence)
     for credit in (
-        "Photo by Lisa Jennings", "Getty Images / Holger Leue", "Holger Leue/AFP", "Image source: NASA",
+        "Photo by Lisa Jennings",
+        "Getty Images / Holger Leue",
+        "Holger Leue/AFP",
+        "Image source: NASA",
         "(Image credit: Getty Images)",
     ):
         assert plus.is_credit(credit)
-
-
-@pytest.mark.parametrize(
-    "aside",
-    [
-        "<p><em>Love movies? Our Watch Party newsletter has the best picks, delivered right to your inbox. "
-        "Sign up now.</em></p>",
-        "<p><strong>Related: <a href='/n'>Our free weekly newsletter</a> alerts you to new research.</strong></p>",
-        "<p><b><i>Download and subscribe to our new app to make your goals a reality.</i></b></p>",
-        "<div class='w-embed'><h4>Research, condensed</h4><p>The free Proof Points newsletter delivers one "
-        "research story to your inbox every Monday.</p><form><input name='email'></form></div>",
-    ],
-)
-def test_an_emphasized_call_inside_the_story_is_out_of_the_text(aside: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Rule 25: a call to subscribe set in emphasis or in a box of its own, in the story's
-    # middle (rule 18 reads only its end).
-    body = "".join(f"<p>{p}</p>" + (aside if i == 2 else "") for i, p in enumerate(STORY))
-    html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
-    assert lines(extract(html).text) == STORY
-    monkeypatch.setattr(plus, "CALL_EMPHASIS_TAGS", frozenset())
-    monkeypatch.setattr(plus, "CALL_BOX_TAGS", frozenset())
-    assert len(lines(extract(html).text)) > len(STORY)
-
-
-def test_a_call_not_emphasized_or_not_a_call_stays_in_the_story() -> None:
-    plain = "Our newsletter reached 40,000 subscribers, and you can sign up for it at the library."
-    emphasized = "The trust said donations from 300 families paid for the survey of the wall."
-    for part, text in ((f"<p>{plain}</p>", plain), (f"<p><em>{emphasized}</em></p>", emphasized)):
-        body = "".join(f"<p>{p}</p>" + (part if i == 2 else "") for i, p in enumerate(STORY))
-        html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
-        assert text in lines(extract(html).text)
-
-
-@pytest.mark.parametrize(
-    "box",
-    [
-        "<div><span>By</span> <a href='/a/lauren'>Lauren</a><p>Lauren has written for the blog since 2018.</p>"
-        "<a href='/a/lauren'>View author page</a></div>",
-        "<p>About the Author:</p><p>Juliette Carreiro is a content creator with five years in SEO.</p>",
-        "<h3>About the author</h3><p>Ann Lee teaches history at Leeds and lives by the harbour.</p>",
-        "<div>Sarah is a teacher and mother. <ul><li><a href='/p/1'>Just This Next Step</a></li></ul>"
-        "Latest posts by Sarah Beach (see all)</div>",
-    ],
-)
-def test_an_authors_box_after_the_story_is_out_of_the_text(box: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Rule 26: the box's stock line takes the bio with it (rule 15 asks for a writer word).
-    html = story_page(last=box)
-    assert lines(extract(html).text) == STORY
-    monkeypatch.setattr(plus, "AUTHOR_BOX_MAX_CHARS", 0)
-    assert lines(extract(html).text) != STORY
-
-
-def test_the_author_mentioned_in_the_story_stays() -> None:
-    sentence = "Beyond the book itself, consider what you know about the author and her town."
-    body = "".join(f"<p>{p}</p>" + (f"<p>{sentence}</p>" if i == 2 else "") for i, p in enumerate(STORY))
-    html = f"<html><body><main><article><div class='story'>{body}</div></article></main></body></html>"
-    assert sentence in lines(extract(html).text)
-    assert lines(extract(story_page(last=f"<p>{sentence}</p>")).text)[-1] == sentence
-    assert lines(extract(story_page(first="<h3>About the author</h3>")).text)[0] == "About the author"

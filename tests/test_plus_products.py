@@ -1,4 +1,4 @@
-"""cetd-plus rule 20 on product pages: on a page declaring a product, its customers' reviews,
+"""cetd-plus ``product_noise`` on product pages: on a page declaring a product, its customers' reviews,
 ratings and "recommended" carousels go, while the description and the spec table stay."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 
 from scrapy_cetd import extract
 from scrapy_cetd.algorithms import plus
+from scrapy_cetd.algorithms.plus import rules
 from scrapy_cetd.page import Page
 from scrapy_cetd.parsing import parse_html
 
@@ -78,7 +79,7 @@ def test_reviews_and_carousel_go_description_and_specs_stay() -> None:
 
 
 def test_without_the_rule_the_reviews_are_content(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plus, "PRODUCT_NOISE_STEMS", ())
+    monkeypatch.setattr(rules, "OFF", frozenset({"product_noise"}))
     text = extract(product_page()).text
     assert "Review 3:" in text
     assert DESCRIPTION in text

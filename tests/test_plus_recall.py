@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_cetd import extract
-from scrapy_cetd.algorithms import plus
+from scrapy_cetd.algorithms.plus import rules
 
 MOVERS = ["Blue Moving", "Liberty Moving", "Maxi Moving", "Perfect Moving", "Lift Moving", "Oz Moving"]
 
@@ -34,8 +34,8 @@ def test_a_roundups_linked_item_titles_stay(monkeypatch: pytest.MonkeyPatch) -> 
     text = extract(roundup()).text
     for i, name in enumerate(MOVERS):
         assert f"{i + 1}. {name}" in text.splitlines()
-    # Before: rule 7 pruned each title as a link-dense part.
-    monkeypatch.setattr(plus, "LINK_PRUNE_SPARED_TAGS", frozenset())
+    # Before: ``link_pruning`` pruned each title as a link-dense part.
+    monkeypatch.setattr(rules, "OFF", frozenset({"linked_headings"}))
     assert "1. Blue Moving" not in extract(roundup()).text
 
 
@@ -96,8 +96,8 @@ def test_a_story_split_over_twin_containers_keeps_its_start(monkeypatch: pytest.
     text = extract(split_story()).text.splitlines()
     assert text[0].startswith("Opening 0:") and text[-1].startswith("Body 39:")
     assert "Another story" not in text
-    # Before: the first container lay below rule 4d's floor.
-    monkeypatch.setattr(plus, "TWIN_MIN_PARAGRAPH_SHARE", 2)
+    # Before: the first container lay below ``block_floor``'s floor.
+    monkeypatch.setattr(rules, "OFF", frozenset({"twins"}))
     assert extract(split_story()).text.splitlines()[0].startswith("Body 0:")
 
 
@@ -166,11 +166,11 @@ def test_a_list_in_prose_keeps_the_paragraphs_around_it(monkeypatch: pytest.Monk
     text = extract(list_in_prose()).text.splitlines()
     assert text[0].startswith("Each December") and text[-1] == "In short: you are what you search."
     assert "Another story about the county" not in text
-    # Before rule 28 the list was the top block, and the short closing line fell below the floor.
-    monkeypatch.setattr(plus, "LIST_TOP_MIN_PROSE_SHARE", 0)
+    # Before ``list_in_prose`` the list was the top block, and the short closing line fell below the floor.
+    monkeypatch.setattr(rules, "OFF", frozenset({"list_in_prose"}))
     assert "In short: you are what you search." not in extract(list_in_prose()).text
 
 
 def test_a_list_with_little_prose_beside_it_stays_the_top_block() -> None:
     selection = extract(list_in_prose(lead="Findings:"), diagnostics=True).diagnostics
-    assert "top_list_in_prose" not in selection and selection["top_block"].startswith("ul")
+    assert "list_in_prose" not in selection and selection["top_block"].startswith("ul")

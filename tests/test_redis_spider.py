@@ -1,4 +1,4 @@
-"""scrapy_cetd.redis_spider (the base spider of a distributed crawl) and docs/scaling.md's
+"""scrapy_cetd.cluster.spider (the base spider of a distributed crawl) and docs/scaling.md's
 settings, as a new project would take them; the crawls with a real Redis are in
 tests/test_distributed.py."""
 
@@ -22,9 +22,9 @@ from scrapy.http import HtmlResponse  # noqa: E402
 from scrapy.settings import Settings  # noqa: E402
 from scrapy.utils.test import get_crawler  # noqa: E402
 
-from scrapy_cetd.redis_spider import RedisSpider  # noqa: E402
-from scrapy_cetd.redis_watch import quiet_scrapy_redis_deprecations  # noqa: E402
-from scrapy_cetd.settings import CetdConfig  # noqa: E402
+from scrapy_cetd.cluster.spider import RedisSpider  # noqa: E402
+from scrapy_cetd.cluster.watch import quiet_scrapy_redis_deprecations  # noqa: E402
+from scrapy_cetd.crawl.settings import CetdConfig  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "scaling.md"
 

@@ -14,7 +14,7 @@ from scrapy_cetd import algorithm_names, parsing
 from scrapy_cetd import render as render_module
 from scrapy_cetd.api import extract
 from scrapy_cetd.extraction import Selection
-from scrapy_cetd.page import GLUE_MAX_CLOSINGS, Page, _parts_meet
+from scrapy_cetd.page import BLOCK_TAGS, GLUE_MAX_CLOSINGS, SEPARATING_INLINE_TAGS, Page, _parts_meet
 from scrapy_cetd.parsing import parse_html
 from scrapy_cetd.registry import get_algorithm
 from scrapy_cetd.render import CELL_TAGS, CLOSING_PUNCTUATION, LINE_TAGS, OPENING_PUNCTUATION, render
@@ -35,8 +35,11 @@ def event_walk_text(page: Page, selection: Selection) -> str:
     break at block-level ones but table cells, a cell separator at cells (one more per
     empty cell between two texts), and a space at the others (nothing inside a selected
     ``<pre>``, whose text is kept as it is), the selected text between.  No space where
-    the source has none and only elements ending (at most ``GLUE_MAX_CLOSINGS``) or only the
-    next text's element starting lie between, unless :func:`_parts_meet`."""
+    the source has none and only inline elements that separate nothing
+    (``SEPARATING_INLINE_TAGS``) end or start between, at most ``GLUE_MAX_CLOSINGS`` of
+    each (those both starting and ending between counted as starting), and, where
+    elements both end and start, the element holding both texts has text of its own;
+    unless :func:`_parts_meet`."""
     index, parent, tags = page.index, page.parent, page.tags
     content = [False] * len(page)
     for root in selection.subtrees:
@@ -51,19 +54,27 @@ def event_walk_text(page: Page, selection: Selection) -> str:
     pieces: list[str] = []
     boundary = ""  # the strongest boundary since the last text: "\n", "cell", " " or none
     cells = 0  # table cells started since the last text
-    starts = ends = 0  # element starts and ends since the last text
+    def owns_text(element: etree._Element) -> bool:
+        return any(text and text.strip(" \t\n\r") for text in [element.text, *(c.tail for c in element)])
+
+    started: set[int] = set()  # elements started since the last text
+    ends = 0  # elements ended since the last text, those in ``started`` left out
+    separated = False  # a block or separating inline element started or ended since then
     spaced = True  # whitespace (or text not shown) since the last text
 
     def add(text: str, raw: str) -> None:
-        nonlocal boundary, cells, starts, ends, spaced
+        nonlocal boundary, cells, ends, separated, spaced
         if not text:
             spaced = spaced or bool(raw)
             return
         glued = (
             not spaced
+            and not separated
             and not raw[0].isspace()
             and not _parts_meet(pieces[-1][-1], raw[0])
-            and ((starts == 0 and ends <= GLUE_MAX_CLOSINGS) or (starts == 1 and ends == 0))
+            and len(started) <= GLUE_MAX_CLOSINGS
+            and ends <= GLUE_MAX_CLOSINGS
+            and not (ends and started and not owns_text(page.elements[parent[min(started)]]))
         )
         if boundary == "\n":
             pieces.append(boundary)
@@ -77,7 +88,8 @@ def event_walk_text(page: Page, selection: Selection) -> str:
         ):
             pieces.append(boundary)
         pieces.append(text)
-        boundary, cells, starts, ends, spaced = "", 0, 0, 0, raw[-1].isspace()
+        boundary, cells, ends, separated, spaced = "", 0, 0, False, raw[-1].isspace()
+        started.clear()
 
     for event, el in etree.iterwalk(page.body, events=("start", "end")):
         i = index[el]
@@ -89,8 +101,11 @@ def event_walk_text(page: Page, selection: Selection) -> str:
                 cells += event == "start" and tags[i] in CELL_TAGS
             else:
                 boundary = " "
-        starts += event == "start"
-        ends += event == "end"
+        separated = separated or tags[i] in BLOCK_TAGS or tags[i] in SEPARATING_INLINE_TAGS
+        if event == "start":
+            started.add(i)
+        elif i not in started:
+            ends += 1
         if event == "start":
             add(shown(el.text, i) if content[i] or 2 * i in selection.runs else "", el.text or "")
         if event == "end" and i:
@@ -100,8 +115,17 @@ def event_walk_text(page: Page, selection: Selection) -> str:
 
 
 def test_block_boundaries_break_lines_inline_ones_give_spaces() -> None:
-    html = "<body><div>one <span>two</span><span>three</span><p>four</p>five<br>six <em>seven</em></div></body>"
+    html = "<body><div>one <span>two</span> <span>three</span><p>four</p>five<br>six <em>seven</em></div></body>"
     assert text_of(html) == "one two three\nfour\nfive\nsix seven"
+
+
+def test_a_word_written_across_inline_elements_is_one_word_items_side_by_side_stay_apart() -> None:
+    html = (
+        "<body><p>The <strong>Game D</strong><strong>ay Parties</strong> at the <span>coun</span><span>cil</span>"
+        " hall</p><div><a href='/a'>FPS</a><a href='/b'>Shooter</a></div><p><i>a</i><img src='x.png'><i>b</i>"
+        " and <span>c</span> <span>d</span></p><div>title<h2>New</h2>line</div></body>"
+    )
+    assert text_of(html) == "The Game Day Parties at the council hall\nFPS Shooter\na b and c d\ntitle\nNew\nline"
 
 
 def test_no_space_next_to_closing_or_opening_punctuation_at_inline_boundaries() -> None:
@@ -174,7 +198,9 @@ def test_only_the_selected_subtrees_and_their_ancestors_are_in_the_html() -> Non
 def test_text_matches_a_walk_over_every_element_boundary(algorithm: str) -> None:
     for fixture in list(fixture_pages())[::3]:
         page = page_of(fixture.html)
-        selection = get_algorithm(algorithm).select(page, get_algorithm(algorithm).default_coefficient)
+        spec = get_algorithm(algorithm)
+        coefficient, params = spec.resolve(None, {})  # the defaults
+        selection = spec.select(page, coefficient, **params)
         if selection.lines is not None and not selection.subtrees and not selection.runs:
             continue
         selection.dedupe_min_chars = 0  # the reference does not de-duplicate
@@ -215,7 +241,7 @@ def render_all(page: Page, selection: Selection) -> tuple[str, str, str]:
 
 
 def test_no_repeated_line_inside_the_story_is_lost() -> None:
-    """Issue 14, item 5: a caption's words again in a results table, repeated prices and
+    """A caption's words again in a results table, repeated prices and
     names: single repeated lines are all kept, in the text, the HTML and the Markdown."""
     html = (
         "<body><article><figure><img src='k.jpg'><p>Kyle Busch</p></figure>"
@@ -267,7 +293,7 @@ def markdown_words(markdown: str) -> Counter[str]:
             fenced = not fenced
         elif not fenced:  # code keeps its asterisks: x**2
             parts = re.split(r"(`+[^`]*`+)", line)
-            line = "".join(part.strip("`") if part[:1] == "`" else re.sub(r"(?<!\\)\*+", "", part) for part in parts)
+            line = "".join(part.strip("`") if part[:1] == "`" else re.sub(r"(?<!\\)[*_]+", "", part) for part in parts)
         lines.append(line)
     markdown = re.sub(r"(?m)^[ >]*(?:\d+[.)]|[-*+]|#{1,6}|\||```+)(?= |$)", " ", "\n".join(lines))
     markdown = re.sub(r"!\[(?:\\.|[^\]\\])*\]\([^)\s]*\)", " ", markdown)
@@ -286,7 +312,8 @@ def test_text_html_and_markdown_have_the_same_words(algorithm: str) -> None:
     spec = get_algorithm(algorithm)
     for fixture in fixture_pages():
         page = Page.from_tree(parse_html(fixture.html), fixture.url)
-        text, cleaned, markdown = render_all(page, spec.select(page, spec.default_coefficient))
+        coefficient, params = spec.resolve(None, {})  # the defaults
+        text, cleaned, markdown = render_all(page, spec.select(page, coefficient, **params))
         expected = words(text)
         assert markdown_words(markdown) == expected, fixture.page_id
         if cleaned:
@@ -347,7 +374,7 @@ def test_markdown_structure() -> None:
     result = extract(ARTICLE, algorithm="cectd-ds", url="https://example.com/a/b", with_markdown=True)
     assert result.markdown == "\n".join(
         [
-            "# Big *news* today",
+            "# Big news today",  # a heading is a plain line: no emphasis inside
             "",
             "Hello [world](https://example.com/news/w.html), this is **bold**! (*see*) snake\\_case \\*stars\\*",
             "",
@@ -419,7 +446,7 @@ def test_cleaned_html_declares_charset_keeps_lang_and_has_absolute_urls() -> Non
 
 
 def test_a_page_50000_deep_renders_in_linear_time() -> None:
-    """Issue 16, item 2: the nearest block of every run was found by walking up from it
+    """The nearest block of every run was found by walking up from it
     (3.1 s at 8,000 deep); each element is now visited once.  Run in a subprocess with a
     time limit: quadratic work would take minutes."""
     code = (

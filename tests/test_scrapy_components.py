@@ -16,16 +16,16 @@ from scrapy.utils.test import get_crawler
 
 import scrapy_cetd
 from scrapy_cetd import DEFAULT_ALGORITHM, Page
-from scrapy_cetd.addon import Addon
-from scrapy_cetd.middlewares import (
+from scrapy_cetd.crawl.addon import Addon
+from scrapy_cetd.crawl.middlewares import (
     ANNOTATION_META_KEY,
     RESPONSE_FLAG,
     ContentAnnotationMiddleware,
     ContentSpiderMiddleware,
     get_page,
 )
-from scrapy_cetd.pipelines import ContentExtractionPipeline, ExtractionPool
-from scrapy_cetd.settings import CetdConfig, InvalidSetting
+from scrapy_cetd.crawl.pipelines import ContentExtractionPipeline, ExtractionPool
+from scrapy_cetd.crawl.settings import CetdConfig, InvalidSetting
 from tests.scrapy_items import RIVER_FIRST, SITE, ArticleAttrs, ArticleData, ArticleItem
 
 RIVER = (SITE / "article-river.html").read_bytes()
@@ -207,7 +207,7 @@ def test_annotation_is_small_meta_a_flag_and_a_page() -> None:
 
 
 def test_result_is_shared_by_items_of_one_page_and_records_are_released() -> None:
-    from scrapy_cetd import middlewares
+    from scrapy_cetd.crawl import middlewares
 
     components = Components()
     response = components.download("http://site.test/river", RIVER)
@@ -327,8 +327,34 @@ def test_short_text_is_flagged_or_dropped() -> None:
     assert RIVER_FIRST in dropping.scrape(per_request, {})["text"]
 
 
+def test_page_types_keep_only_those_types() -> None:
+    """CETD_PAGE_TYPES keeps the listed types; another type is dropped (default), flagged or
+    kept, and counted."""
+    keeping = Components({"CETD_PAGE_TYPES": ["article"]})
+    item = keeping.scrape(keeping.download("http://site.test/river", RIVER), {})
+    assert RIVER_FIRST in item["text"] and "cetd_flag" not in item
+    assert keeping.stats["scrapy_cetd/page_types/article"] == 1
+    dropping = Components({"CETD_PAGE_TYPES": ["forum", "product"]})
+    with pytest.raises(DropItem, match=r"river is classified article, not one of CETD_PAGE_TYPES"):
+        dropping.scrape(dropping.download("http://site.test/river", RIVER), {})
+    assert dropping.stats["scrapy_cetd/items/dropped/page_type"] == 1
+    assert dropping.stats["scrapy_cetd/items/other_page_type"] == 1
+    flagging = Components({"CETD_PAGE_TYPES": ["forum"], "CETD_ON_OTHER_PAGE_TYPE": "flag",
+                           "CETD_OUTPUT_FIELDS": {"text": "text", "page_type": "kind"}})
+    item = flagging.scrape(flagging.download("http://site.test/river", RIVER), {})
+    assert item["cetd_flag"] == "page_type" and item["kind"] == "article" and RIVER_FIRST in item["text"]
+    assert flagging.pipeline.config.options.metadata  # read for the page type, not for an output
+    kept = Components({"CETD_PAGE_TYPES": ["forum"], "CETD_ON_OTHER_PAGE_TYPE": "keep"})
+    item = kept.scrape(kept.download("http://site.test/river", RIVER), {})
+    assert "cetd_flag" not in item and kept.stats["scrapy_cetd/items/other_page_type"] == 1
+    with pytest.raises(InvalidSetting, match=r"CETD_PAGE_TYPES: unknown page type 'news'; choose from article, "):
+        CetdConfig.from_settings(get_crawler(settings_dict={"CETD_PAGE_TYPES": ["news"]}).settings)
+    with pytest.raises(InvalidSetting, match=r"CETD_ON_OTHER_PAGE_TYPE: expected one of 'keep', 'flag', 'drop'"):
+        CetdConfig.from_settings(get_crawler(settings_dict={"CETD_ON_OTHER_PAGE_TYPE": "hide"}).settings)
+
+
 def test_extraction_errors_keep_the_item_or_drop_it(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
-    from scrapy_cetd import pipelines
+    from scrapy_cetd.crawl import pipelines
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("algorithm exploded")
@@ -382,7 +408,7 @@ def test_pipeline_without_the_spider_middleware_warns(caplog) -> None:
 
 
 def test_annotation_corrects_a_charset_label_that_does_not_fit_the_body() -> None:
-    from scrapy_cetd.middlewares import _decoded_text
+    from scrapy_cetd.crawl.middlewares import _decoded_text
 
     body = "<html><head><meta charset='utf-16'></head><body><p>Grüße aus Köln</p></body></html>".encode()
     response = HtmlResponse("https://example.com/", body=body)

@@ -11,8 +11,9 @@ import scrapy
 from scrapy.http import TextResponse
 
 import scrapy_cetd
-from scrapy_cetd.settings import DEFAULT_OUTPUT_FIELDS
-from tests.conftest import HUGE_PARAGRAPHS, CrawlResult, run_crawl
+from scrapy_cetd.crawl.settings import DEFAULT_OUTPUT_FIELDS
+from tests.charset_pages import UNDECLARED_PAGES
+from tests.conftest import HUGE_PARAGRAPHS, CrawlResult, run_crawl, serve_routes
 from tests.scrapy_items import RIVER_FIRST, SITE, ArticleAttrs, ArticleData, ArticleItem
 
 NO_PAGE_FIELDS = ("title", "text", "html")
@@ -192,6 +193,35 @@ def test_manual_registration_spider_settings_and_meta_overrides(site_url: str, t
     assert result.stats["scrapy_cetd/items/error"] == 1
     assert result.stats["item_scraped_count"] == 5
     assert "Invalid content extraction options for" in result.log
+
+
+class PathsSpider(scrapy.Spider):
+    """Yields ``{"url": ...}`` for each of ``paths`` under ``site_url``."""
+
+    name = "paths"
+
+    def __init__(self, site_url: str, paths: list[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.urls = [site_url + path for path in paths]
+
+    async def start(self):  # type: ignore[override]
+        for url in self.urls:
+            yield scrapy.Request(url)
+
+    def parse(self, response, **kwargs):  # type: ignore[override]
+        yield {"url": response.url}
+
+
+def test_pages_in_legacy_encodings_that_declare_none_are_read_in_them(tmp_path: Path) -> None:
+    """The crawl reads a body that declares no charset as ``extract()`` reads the bytes."""
+    routes = {f"/{name}.html": (200, {"Content-Type": "text/html"}, page) for name, _, page, _ in UNDECLARED_PAGES}
+    with serve_routes(routes) as url:
+        result = run_crawl("tests.test_scrapy_crawl.PathsSpider", tmp_path, site_url=url, paths=list(routes))
+    assert result.errors == []
+    texts = {urlsplit(item["url"]).path: item["text"] for item in result.items}
+    for name, _, page, sentence in UNDECLARED_PAGES:
+        assert sentence in texts[f"/{name}.html"]
+        assert texts[f"/{name}.html"] == scrapy_cetd.extract(page).text
 
 
 def test_invalid_setting_stops_the_crawl_with_its_name(site_url: str, tmp_path: Path) -> None:

@@ -61,6 +61,12 @@ def test_offline_crawl_writes_the_corpus(tmp_path: Path, start: str) -> None:
     assert "finish reason: finished" in run.stdout
     assert "scrapy_cetd/skipped/status: 42\n      error responses, not parsed: 42 are 404s, " in run.stdout
     assert "deliberately dead links" in run.stdout
+    # The spider yields an item for every HTML page; CETD_PAGE_TYPES = ["article"] keeps the
+    # 23 articles and drops the front page, the five sections, "about" and "contact".
+    pages = {"/" + p.relative_to(SAMPLE_SITE).as_posix() for p in SAMPLE_SITE.rglob("*.html")}
+    assert len(pages) - len(articles) == 8
+    assert "scrapy_cetd/items/dropped/page_type: 8\n" in run.stdout
+    assert "scrapy_cetd/page_types/article: 23\n" in run.stdout
     items = [json.loads(line) for line in corpus.read_text(encoding="utf-8").split("\n") if line]
     by_path = {"/" + item["url"].split("/", 3)[3]: item for item in items}
     assert len(by_path) == len(items) == len(articles)

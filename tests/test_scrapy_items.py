@@ -11,7 +11,7 @@ import pytest
 import scrapy
 from scrapy.utils.test import get_crawler
 
-from scrapy_cetd.settings import CetdConfig, InvalidSetting
+from scrapy_cetd.crawl.settings import CetdConfig, InvalidSetting
 from tests.conftest import run_crawl
 from tests.scrapy_items import RIVER_FIRST, ArticleData, ArticleItem
 from tests.test_scrapy_components import RIVER, Components
@@ -155,8 +155,8 @@ def test_xml_feeds_write_none_as_an_absent_element() -> None:
 
     from scrapy.settings import Settings
 
-    from scrapy_cetd.addon import Addon
-    from scrapy_cetd.exporters import XmlItemExporter
+    from scrapy_cetd.crawl.addon import Addon
+    from scrapy_cetd.crawl.exporters import XmlItemExporter
 
     out = io.BytesIO()
     exporter = XmlItemExporter(out)
@@ -168,4 +168,4 @@ def test_xml_feeds_write_none_as_an_absent_element() -> None:
     assert "<diagnostics><threshold>1</threshold></diagnostics>" in xml
     settings = Settings()
     Addon().update_settings(settings)
-    assert settings.getwithbase("FEED_EXPORTERS")["xml"] == "scrapy_cetd.exporters.XmlItemExporter"
+    assert settings.getwithbase("FEED_EXPORTERS")["xml"] == "scrapy_cetd.crawl.exporters.XmlItemExporter"

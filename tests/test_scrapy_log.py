@@ -24,7 +24,7 @@ import scrapy
 from scrapy.utils.test import get_crawler
 
 from scrapy_cetd import Addon
-from scrapy_cetd.logformatter import ShortItemLogFormatter
+from scrapy_cetd.crawl.logformatter import ShortItemLogFormatter
 
 PROJECT = Path(__file__).resolve().parent.parent / "example_project"
 
@@ -56,7 +56,7 @@ def scrapy_crawl(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-LEASING = "SCHEDULER=scrapy_cetd.redis_frontier.LeasingScheduler"
+LEASING = "SCHEDULER=scrapy_cetd.cluster.frontier.LeasingScheduler"
 
 
 @pytest.mark.parametrize(
@@ -106,7 +106,7 @@ def test_an_invalid_setting_is_one_line_naming_it_and_a_failed_exit(
     assert run.returncode == 1
     errors = [line for line in run.stderr.splitlines() if " ERROR: " in line]
     assert len(errors) == 1, run.stderr[-3000:]
-    assert f"[scrapy_cetd.settings] ERROR: Crawl not started, invalid setting: {message}" in errors[0]
+    assert f"[scrapy_cetd.crawl.settings] ERROR: Crawl not started, invalid setting: {message}" in errors[0]
     assert "Traceback" not in run.stderr and "Task exception was never retrieved" not in run.stderr
     assert scheduler or "Spider opened" not in run.stderr
 
@@ -174,7 +174,7 @@ def test_a_misspelt_setting_is_one_warning_naming_the_closest(project: Path) -> 
 
 
 def test_the_known_settings_are_the_documented_ones() -> None:
-    from scrapy_cetd.settings import KNOWN_SETTINGS
+    from scrapy_cetd.crawl.settings import KNOWN_SETTINGS
 
     root = PROJECT.parent
     documented = set(re.findall(r"`(CETD_[A-Z_]+)`", (root / "docs" / "scrapy.md").read_text(encoding="utf-8")))
@@ -262,7 +262,7 @@ def test_the_formatter_shortens_every_item_type_and_keeps_levels() -> None:
 def test_the_addon_sets_the_formatter_unless_one_is_set() -> None:
     crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}})
     crawler._apply_settings()
-    assert crawler.settings["LOG_FORMATTER"] == "scrapy_cetd.logformatter.ShortItemLogFormatter"
+    assert crawler.settings["LOG_FORMATTER"] == "scrapy_cetd.crawl.logformatter.ShortItemLogFormatter"
     own = "scrapy.logformatter.LogFormatter"
     crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}, "LOG_FORMATTER": own})
     crawler._apply_settings()

@@ -21,6 +21,7 @@ import pytest
 from scrapy_cetd.cli import main
 from scrapy_cetd.warc.reader import Unit, iter_records, split_units
 from scrapy_cetd.warc.writer import WarcFileWriter, exchange_records
+from tests.charset_pages import UNDECLARED_PAGES
 from tests.conftest import ROOT, read_jsonl, run_crawl
 from tests.wcxb import fixture_pages
 
@@ -435,6 +436,26 @@ def test_chunked_and_compressed_wire_bodies_are_decoded_as_the_crawl_decodes_the
     assert "In the fall Nutritional Labeling Survey" in expected
     for name, item in items.items():
         assert (item["title"], item["text"]) == ("Survey", expected), name
+
+
+def test_records_of_pages_in_legacy_encodings_that_declare_none_are_read_in_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_cetd import extract
+    from scrapy_cetd.warc.writer import warc_record
+
+    path = tmp_path / "legacy.warc.gz"
+    with path.open("wb") as out:
+        for name, _, page, _ in UNDECLARED_PAGES:
+            block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+            record = warc_record("response", block, content_type="application/http;msgtype=response",
+                                 target_uri=f"http://example.org/{name}")
+            out.write(gzip.compress(record, mtime=0))
+    status, err = _run(["warc", str(path), "-o", str(tmp_path / "out.jsonl")], capsys)
+    assert status == 0, err
+    texts = {item["url"].rsplit("/", 1)[1]: item["text"] for item in read_jsonl(tmp_path / "out.jsonl")}
+    for name, _, page, sentence in UNDECLARED_PAGES:
+        assert sentence in texts[name] and texts[name] == extract(page).text
 
 
 def test_dechunk_is_lenient_as_warcio() -> None:

@@ -71,8 +71,8 @@ def test_the_rotation_size_is_a_whole_number_of_bytes(tmp_path: Path, value: obj
     # 2.5 was cut to 2 bytes without a word.
     from scrapy.utils.test import get_crawler
 
-    from scrapy_cetd.settings import InvalidSetting
-    from scrapy_cetd.warc.archive import WarcArchiveMiddleware
+    from scrapy_cetd.crawl.archive import WarcArchiveMiddleware
+    from scrapy_cetd.crawl.settings import InvalidSetting
 
     crawler = get_crawler(settings_dict={"CETD_WARC_PATH": str(tmp_path / "a.warc.gz"), "CETD_WARC_MAX_SIZE": value})
     with pytest.raises(InvalidSetting, match=f"^CETD_WARC_MAX_SIZE: expected a whole number >= 0, got {shown}$"):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_cetd.pipelines import _wait
+from scrapy_cetd.crawl.pipelines import _wait
 from scrapy_cetd.workers import WorkerError, WorkerPool, extract_limited
 
 

@@ -47,10 +47,3 @@ def word_f1(extracted: str, gold: str) -> float:
     precision = overlap / sum(got.values())
     recall = overlap / sum(want.values())
     return 2 * precision * recall / (precision + recall)
-
-
-def mean_fixture_f1(algorithm: str, **options: object) -> float:
-    from scrapy_cetd import extract
-
-    scores = [word_f1(extract(p.html, algorithm=algorithm, url=p.url, **options).text, p.gold) for p in fixture_pages()]
-    return sum(scores) / len(scores)

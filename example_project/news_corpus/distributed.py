@@ -10,7 +10,7 @@ on every machine, then seed the frontier once (``redis-cli lpush news:start_urls
 '{"url": "https://www.example-news.com/"}'``); ``run_distributed.py`` does all of this on
 loopback.  What scrapy-redis needs handled on Scrapy >= 2.16 (seeds fetched twice, no
 start requests, the idle clock, its deprecation warnings, a malformed ``REDIS_URL``) is in
-the library's base class, :class:`scrapy_cetd.redis_spider.RedisSpider`.
+the library's base class, :class:`scrapy_cetd.cluster.spider.RedisSpider`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 import scrapy
 from scrapy import signals
 
-from scrapy_cetd.redis_spider import RedisSpider
+from scrapy_cetd.cluster.spider import RedisSpider
 
 from .spiders.news import NewsSpider
 

@@ -12,7 +12,7 @@ SPIDER_MODULES = ["news_corpus.distributed"]
 
 # scrapy-redis's scheduler, with leased requests: a killed worker's requests in flight go
 # back into the queue once its heartbeat (CETD_LEASE_SECONDS) expires (docs/scaling.md).
-SCHEDULER = "scrapy_cetd.redis_frontier.LeasingScheduler"
+SCHEDULER = "scrapy_cetd.cluster.frontier.LeasingScheduler"
 DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
 REDIS_URL = "redis://127.0.0.1:6379"
 # Keep the queue and the seen requests when a worker closes: without it the first worker to

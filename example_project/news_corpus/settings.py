@@ -18,6 +18,8 @@ CETD_OUTPUT_FIELDS = {
     "html": "html",
     "algorithm": "algorithm",
 }
+# A corpus of articles: every other page type (front page, sections, about, contact) is dropped.
+CETD_PAGE_TYPES = ["article"]
 CETD_MIN_TEXT_LENGTH = 200  # shorter extractions are kept, with cetd_flag = "short_text"
 # Archive every response (WARC/1.1, gzip per record) to re-extract later: `scrapy-cetd warc`.
 CETD_WARC_PATH = "output/crawl.warc.gz"

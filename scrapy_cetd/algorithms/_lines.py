@@ -1,6 +1,6 @@
 """Source lines of a cleaned page, for the line-based algorithms (CETR, Line-Block).
 
-CETR (seed 001) and Line-Block (seed 003) read the HTML *source* line by line.  The page
+CETR (the CETR paper) and Line-Block (the Line-Block paper) read the HTML *source* line by line.  The page
 model keeps no original markup, so the source is re-created from the cleaned tree: one
 iterative walk from ``<body>`` (:func:`tokens`) yields every start tag (with the length
 of its markup ``<tag attr="value">``), every end tag (none for void elements) and every
@@ -114,9 +114,9 @@ def split_lines(stream: Iterable[Token], width: int = 0, block_breaks: bool = Fa
     """Cut the token stream into lines, dropping empty ones.
 
     Lines end at the text's own line breaks.  With ``width`` (CETR's single-line pages,
-    seed 001 section 5.3), a line is also cut once it holds ``width`` characters of
+    the CETR paper section 5.3), a line is also cut once it holds ``width`` characters of
     markup and text, at the next position that is not inside a tag.  With
-    ``block_breaks`` (Line-Block, seed 003 section 5 step 2), block tags start a new line
+    ``block_breaks`` (Line-Block, the Line-Block paper section 5 step 2), block tags start a new line
     (and a block end tag ends one), and a hyperlink is never cut: line breaks inside
     ``a``/``button``/``select`` do not end the line.
     """

@@ -1,4 +1,4 @@
-"""CEPR: Content Extraction via Path Ratios (seed 002; ``ALGORITHMS.md`` section 3).
+"""CEPR: Content Extraction via Path Ratios (Wu, Li, Hu, Wu, CIKM 2013; docs/algorithms.md, CEPR).
 
 Wu, Li, Hu, Wu: "Web News Extraction via Path Ratios", CIKM 2013.  Three registered
 variants, differing only in the histogram that is thresholded:
@@ -171,7 +171,7 @@ def text_to_path_ratios(stats: PathStats) -> list[float]:
 def extended_text_to_path_ratios(stats: PathStats) -> list[float]:
     """Definition 4 (Equation 2): ``ETPR(p) = TPR(p) * (puncNum(p) / pathNum(p)) * txtNumStd(p) * puncNumStd(p)``.
 
-    **Interpretation** (``ALGORITHMS.md`` section 3): the four factors the paper names;
+    **Interpretation** (docs/algorithms.md, CEPR): the four factors the paper names;
     a path holding a single node has both deviations 0, so its ETPR is 0 (Example 3).
     """
     return [
@@ -288,7 +288,7 @@ def smooth(
     ``w(i, j) = exp(-beta * dist(p_i, p_j))`` (Equation 6).
 
     **Interpretation**: at the ends of the histogram the kernel is renormalised over the
-    offsets that exist (as CETR's smoothing, ``ALGORITHMS.md`` section 2).  The weights
+    offsets that exist (as CETR's smoothing, docs/algorithms.md, line-based).  The weights
     ``w`` themselves are not normalised: dissimilar neighbours pull a value down, which
     is how the paper lowers noise nodes mixed with content.
 

@@ -1,4 +1,4 @@
-"""CETD: Content Extraction via Text Density (seed 000; ``ALGORITHMS.md`` section 1).
+"""CETD: Content Extraction via Text Density (Sun, Song, Liao, SIGIR 2011; docs/algorithms.md, CETD).
 
 Three registered variants:
 
@@ -40,7 +40,7 @@ def subtree_best(page: Page, density_sum: Sequence[float]) -> list[int]:
 
 
 def extract_content(page: Page, passes: Sequence[bool], best: Sequence[int], top: int) -> list[int]:
-    """``ExtractContent`` (seed 000, Algorithm 2) from body: each element at or above the
+    """``ExtractContent`` (the CETD paper, Algorithm 2) from body: each element at or above the
     threshold (``passes``) marks the element of largest DensitySum in its subtree
     (``best``; body marks ``top``) and is descended into.  One preorder pass replaces the
     recursion: an element is visited iff it and all its ancestors pass, so a failing
@@ -72,7 +72,7 @@ def top_block(density_sum: Sequence[float]) -> int:
 def densitysum_threshold(
     page: Page, density: Sequence[float] | np.ndarray, top: int, coefficient: float
 ) -> float:
-    """The threshold (seed 000, section 4.2): the smallest density on the path from the top
+    """The threshold (the CETD paper, section 4.2): the smallest density on the path from the top
     block ``M`` up to body, times the threshold coefficient."""
     return float(min(density[i] for i in page.path_to_body(top)) * coefficient)
 
@@ -80,7 +80,7 @@ def densitysum_threshold(
 def densitysum_selection(
     page: Page, density: Sequence[float], density_sum: Sequence[float], coefficient: float
 ) -> Selection:
-    """Threshold and ``ExtractContent`` (seed 000, section 4.2 and Algorithm 2).
+    """Threshold and ``ExtractContent`` (the CETD paper, section 4.2 and Algorithm 2).
 
     1. ``M``: the element under body with the largest DensitySum.
     2. Threshold ``t``: the smallest density on the path from ``M`` up to body, times the
@@ -103,7 +103,7 @@ def densitysum_selection(
 
 
 def smoothing_selection(page: Page, density: Sequence[float], coefficient: float) -> Selection:
-    """CECTD-S (seed 000, section 5): data smoothing instead of DensitySum.
+    """CECTD-S (the CETD paper, section 5): data smoothing instead of DensitySum.
 
     **Interpretation**: each element's density is replaced by the weighted average
     ``(d_prev + 2 d + d_next) / 4`` over its siblings (weights renormalised at the ends of

@@ -1,4 +1,4 @@
-"""CETR: Content Extraction via Tag Ratios (seed 001; ``ALGORITHMS.md`` section 2).
+"""CETR: Content Extraction via Tag Ratios (Weninger, Hsu, Han, WWW 2010; docs/algorithms.md, line-based).
 
 Three registered variants, all line-based:
 
@@ -63,7 +63,7 @@ MAX_ITERATIONS = 100
 
 
 def cetr_lines(page: Page) -> list[Line]:
-    """The page's non-empty source lines (seed 001, Algorithm 1 and section 5.3).
+    """The page's non-empty source lines (the CETR paper, Algorithm 1 and section 5.3).
 
     A page whose lines average more than :data:`LONG_LINE` characters (markup and
     text) is re-broken every :data:`REBREAK_WIDTH` characters, each break moved to the
@@ -83,7 +83,7 @@ def tag_ratios(lines: Sequence[Line]) -> list[float]:
 
 
 def gaussian_smooth(values: Sequence[float]) -> list[float]:
-    """Gaussian smoothing (seed 001, equations 1-3).
+    """Gaussian smoothing (the CETR paper, equations 1-3).
 
     ``sigma = std(values)``, radius ``r = ceil(sigma)``, ``k_j = exp(-j^2 / (2 sigma^2))``
     for ``-r <= j <= r``; ``out_i = sum_j k_j values_{i+j} / sum_j k_j`` over the ``j``
@@ -110,8 +110,8 @@ def gaussian_smooth(values: Sequence[float]) -> list[float]:
     return out
 
 
-def absolute_smoothed_derivative(smoothed: Sequence[float], alpha: int = 3) -> list[float]:
-    """``dG_i = |G'_i|`` (seed 001, section 5.1, equation 4).
+def absolute_smoothed_derivative(smoothed: Sequence[float], alpha: int) -> list[float]:
+    """``dG_i = |G'_i|`` (the CETR paper, section 5.1, equation 4).
 
     ``G_i = mean(TR'_{i+1..i+alpha}) - TR'_i``, smoothed like ``TR`` to ``G'``.
     **Interpretation**: near the end the mean is over the lines that exist; the last
@@ -126,7 +126,7 @@ def absolute_smoothed_derivative(smoothed: Sequence[float], alpha: int = 3) -> l
 
 
 def kmeans_1d(values: Sequence[float], k: int = 3) -> list[bool]:
-    """CETR-KM's labels (seed 001, section 4.3): ``True`` for content.
+    """CETR-KM's labels (the CETR paper, section 4.3): ``True`` for content.
 
     Lloyd's k-means on the values.  The paper starts from a random partition; we start
     from the deterministic partition "line ``i`` in cluster ``i mod k``" (like a random
@@ -160,7 +160,7 @@ def kmeans_1d(values: Sequence[float], k: int = 3) -> list[bool]:
 
 
 def kmeans_pinned_origin(points: Sequence[tuple[float, float]], k: int = 3) -> list[bool]:
-    """CETR's clustering (seed 001, section 5.2): ``True`` for content.
+    """CETR's clustering (the CETR paper, section 5.2): ``True`` for content.
 
     k-means where centroid 0 is set to the origin at every iteration.  Start: the
     partition "point ``i`` in cluster ``i mod k``" (the paper's start is a random

@@ -1,4 +1,4 @@
-"""WLR: the Words/Leaves Ratio in the DOM tree (seed 004; ``ALGORITHMS.md`` section 5).
+"""WLR: the Words/Leaves Ratio in the DOM tree (Insa, Silva, Tamarit; docs/algorithms.md, WLR).
 
 Insa, Silva, Tamarit, "Using the Words/Leafs Ratio in the DOM Tree for Content
 Extraction".  One machinery, four registered ratios (the paper's section 5, Tables 1-5):
@@ -227,7 +227,7 @@ SCALE_THRESHOLD, SCALE_LITERAL, SCALE_MAX = 0, 1, 2
 
 
 def relevance(
-    ratio: Sequence[float], parent: Sequence[int], coefficient: float, scale: int = SCALE_THRESHOLD
+    ratio: Sequence[float], parent: Sequence[int], coefficient: float, scale: int
 ) -> tuple[list[float], float, int]:
     """Initial nodes and relevance (Definitions 4.5 and 4.6) over nodes in preorder.
 
@@ -320,7 +320,7 @@ def best_node(rel: Sequence[float]) -> int:
 
 
 def ratio_selection(
-    page: Page, coefficient: float, by_words: bool, by_leaves: bool, relevance_scale: int = SCALE_THRESHOLD
+    page: Page, coefficient: float, by_words: bool, by_leaves: bool, relevance_scale: int
 ) -> Selection:
     """Algorithm 1 with the ratio ``(words | characters) / (leaves | nodes)``.
 
@@ -361,7 +361,7 @@ def _describe(page: Page, tree: ContentTree, u: int) -> str:
 
 
 def _variant(by_words: bool, by_leaves: bool) -> Callable[..., Selection]:
-    def select(page: Page, coefficient: float, relevance_scale: int = SCALE_THRESHOLD) -> Selection:
+    def select(page: Page, coefficient: float, relevance_scale: int) -> Selection:
         return ratio_selection(page, coefficient, by_words, by_leaves, relevance_scale)
 
     return select

@@ -1,4 +1,6 @@
-"""Scoring the article metadata (title, author, publish date) against a WCXB dataset's labels.
+"""Scoring the article metadata (title, author, publish date) against a dataset's labels
+(WCXB's ``title``, ``author``, ``publish_date``; trafilatura's ``title``, ``author``, ``date``;
+Readability's ``title`` and ``byline``, and no date: see :mod:`.datasets`).
 
 The definitions are the benchmark's "metadata anchors" (``benchmarks/README.md``):
 
@@ -10,13 +12,15 @@ The definitions are the benchmark's "metadata anchors" (``benchmarks/README.md``
 - **date**: correct on the same calendar day.
 
 Shares are over the pages whose label has a value; a *false positive* is a value given for
-a page whose label has none.  Trafilatura (``trafilatura.extract_metadata``), when
-installed, is scored side by side on the same pages.  Time is CPU time, shown as a ratio
+a page whose label has none (a field the set does not label at all counts neither).
+Trafilatura (``trafilatura.extract_metadata``) and htmldate (``find_date``, dates only), when
+installed, are scored side by side on the same pages.  Time is CPU time, shown as a ratio
 to lxml's parse of the same page in the same run, as for the text.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import time
@@ -91,29 +95,37 @@ class FieldScores:
     author_labelled: int = 0
     author_correct: int = 0
     author_fp: int = 0
+    author_pages: int = 0
     date_labelled: int = 0
     date_correct: int = 0
     date_fp: int = 0
+    date_pages: int = 0
     seconds: list[float] = field(default_factory=list)
 
     def add(self, record: dict[str, Any], labels: dict[str, str | None], seconds: float) -> None:
+        """Count one page; a field ``record`` does not give (htmldate's title) or the set does
+        not label (``labels`` has no such key) is not counted."""
         self.pages += 1
         self.seconds.append(seconds)
-        if labels.get("title"):
+        if labels.get("title") and "title" in record:
             self.title_labelled += 1
             exact, f1 = score_title(record["title"], labels["title"])
             self.title_exact += exact
             self.title_f1 += f1
-        if labels.get("author"):
-            self.author_labelled += 1
-            self.author_correct += score_author(record["authors"], labels["author"])
-        elif record["authors"]:
-            self.author_fp += 1
-        if labels.get("publish_date"):
-            self.date_labelled += 1
-            self.date_correct += score_date(record["date"], labels["publish_date"])
-        elif record["date"]:
-            self.date_fp += 1
+        if "authors" in record and "author" in labels:
+            self.author_pages += 1
+            if labels["author"]:
+                self.author_labelled += 1
+                self.author_correct += score_author(record["authors"], labels["author"])
+            elif record["authors"]:
+                self.author_fp += 1
+        if "date" in record and "publish_date" in labels:
+            self.date_pages += 1
+            if labels["publish_date"]:
+                self.date_labelled += 1
+                self.date_correct += score_date(record["date"], labels["publish_date"])
+            elif record["date"]:
+                self.date_fp += 1
 
     def summary(self, parse_seconds: list[float]) -> dict[str, Any]:
         ratios = [s / p for s, p in zip(self.seconds, parse_seconds) if p > 0]
@@ -122,9 +134,9 @@ class FieldScores:
             "title_exact": self.title_exact / self.title_labelled if self.title_labelled else None,
             "title_token_f1": self.title_f1 / self.title_labelled if self.title_labelled else None,
             "author": self.author_correct / self.author_labelled if self.author_labelled else None,
-            "author_false_positives": self.author_fp,
+            "author_false_positives": self.author_fp if self.author_pages else None,
             "date": self.date_correct / self.date_labelled if self.date_labelled else None,
-            "date_false_positives": self.date_fp,
+            "date_false_positives": self.date_fp if self.date_pages else None,
             "median_ms": 1000 * median(self.seconds) if self.seconds else None,
             "median_x_lxml_parse": median(ratios) if ratios else None,
         }
@@ -174,10 +186,21 @@ def _trafilatura(html: bytes, url: str | None) -> dict[str, Any]:
     return {"title": doc.title, "authors": authors, "date": doc.date}
 
 
+def _htmldate(html: bytes, url: str | None) -> dict[str, Any]:
+    from htmldate import find_date
+
+    from ..parsing import decode_html
+
+    return {"date": find_date(decode_html(html)[1], url=url, original_date=True)}
+
+
 EXTRACTORS: dict[str, Callable[[bytes, str | None], dict[str, Any]]] = {
     "scrapy_cetd": _ours,
     "trafilatura": _trafilatura,
+    "htmldate": _htmldate,
 }
+#: The module each peer needs (it is scored only when installed).
+_PEER_MODULES = {"trafilatura": "trafilatura", "htmldate": "htmldate"}
 
 
 def _cpu(function: Callable[..., Any], *args: Any) -> tuple[Any, float]:
@@ -205,8 +228,17 @@ def _one_page(task: tuple[str, str, str | None, dict[str, str | None], tuple[str
             record, seconds = _cpu(EXTRACTORS[name], html, url)
         except Exception as exc:  # a peer's crash is its result on that page, not ours
             record, seconds = {"title": None, "authors": [], "date": None, "error": repr(exc)}, 0.0
+            record = {key: value for key, value in record.items() if key == "error" or key in _FIELDS[name]}
         row[name] = {**record, "seconds": seconds}
     return row
+
+
+#: The fields each extractor gives.
+_FIELDS = {
+    "scrapy_cetd": ("title", "authors", "date"),
+    "trafilatura": ("title", "authors", "date"),
+    "htmldate": ("date",),
+}
 
 
 def read_labels(path: Path) -> dict[str, str | None]:
@@ -215,24 +247,24 @@ def read_labels(path: Path) -> dict[str, str | None]:
     return {key: truth.get(key) or None for key in ("title", "author", "publish_date")}
 
 
+def _installed(module: str) -> bool:
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
 def evaluate_metadata(
     dataset_root: str | Path, pages: Sequence[Any], peers: bool = True, jobs: int = 1
 ) -> MetadataScores:
-    """Score our metadata (and trafilatura's, when installed and ``peers``) on ``pages``
-    of a WCXB dataset (:class:`~scrapy_cetd.evaluation.datasets.GoldPage`)."""
+    """Score our metadata (and the peers', when installed and ``peers``) on ``pages``
+    (:class:`~scrapy_cetd.evaluation.datasets.GoldPage`, with their labels)."""
     root = Path(dataset_root)
     names = ["scrapy_cetd"]
     if peers:
-        try:
-            import trafilatura  # noqa: F401
-        except ImportError:
-            pass
-        else:
-            names.append("trafilatura")
-    tasks = [
-        (p.page_id, str(p.html_path), p.url, read_labels(root / "ground-truth" / f"{p.page_id}.json"), tuple(names))
-        for p in pages
-    ]
+        names += [name for name, module in _PEER_MODULES.items() if _installed(module)]
+    tasks = [(p.page_id, str(p.html_path), p.url, dict(p.labels), tuple(names)) for p in pages]
     if jobs > 1:  # workers that ignore SIGINT, stopped at once by a Ctrl-C (as map_pages's)
         with interruptible_pool(jobs) as pool:
             with sigint_blocked():  # workers start here (map submits every task at once)
@@ -263,7 +295,8 @@ def _cell(value: Any, digits: int = 2) -> str:
 def metadata_report(scores: MetadataScores) -> str:
     """A Markdown table of the scores."""
     lines = [
-        f"Metadata on {scores.dataset} ({next(iter(scores.extractors.values()))['pages']} pages)",
+        f"Metadata on {scores.dataset} ({next(iter(scores.extractors.values()))['pages']} pages; "
+        "'-': the set labels no such field, or the extractor gives none)",
         "",
         "| extractor | title exact | title token F1 | author | author FP | date | date FP | median ms | x lxml parse |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -271,7 +304,7 @@ def metadata_report(scores: MetadataScores) -> str:
     for name, s in scores.extractors.items():
         lines.append(
             f"| {name} | {_cell(s['title_exact'])} | {_cell(s['title_token_f1'])} | {_cell(s['author'])} | "
-            f"{s['author_false_positives']} | {_cell(s['date'])} | {s['date_false_positives']} | "
+            f"{_cell(s['author_false_positives'])} | {_cell(s['date'])} | {_cell(s['date_false_positives'])} | "
             f"{_cell(s['median_ms'], 1)} | {_cell(s['median_x_lxml_parse'])} |"
         )
     ours = scores.extractors["scrapy_cetd"]

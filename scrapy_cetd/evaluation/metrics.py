@@ -3,9 +3,11 @@
 - :func:`word_scores`: WCXB's word-bag metric (``shared/benchmarks/README.md``).
 - :func:`shingle_counts` and :func:`shingle_means`: the article-extraction-benchmark's
   4-gram shingle metric (its ``evaluate.py``).
-- :func:`lcs_scores`: the word-sequence LCS precision/recall of CETD (seed 000) and CEPR
-  (seed 002), both in the evaluation measures of their experiments sections, and the
-  CleanEval-style score derived from the LCS.
+- :func:`snippet_counts` and :func:`snippet_scores`: trafilatura's evaluation metric
+  (its ``tests/comparison.py``): snippets the text must and must not contain.
+- :func:`lcs_scores`: the word-sequence LCS precision/recall of CETD (Sun et al., SIGIR
+  2011) and CEPR (Wu et al., 2016), both in the evaluation measures of their experiments
+  sections, and the CleanEval-style score derived from the LCS.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ __all__ = [
     "LcsScores",
     "Scores",
     "ShingleCounts",
+    "SnippetCounts",
     "f1_score",
     "lcs_length",
     "lcs_scores",
     "lcs_sequence_scores",
     "shingle_counts",
     "shingle_means",
+    "snippet_counts",
+    "snippet_scores",
     "word_bag_scores",
     "word_scores",
     "words",
@@ -127,6 +132,45 @@ def shingle_counts(extracted: str, gold: str, size: int = SHINGLE_SIZE) -> Shing
     return ShingleCounts(tp=tp, fp=sum(got.values()) - tp, fn=sum(want.values()) - tp)
 
 
+@dataclass(frozen=True)
+class SnippetCounts:
+    """trafilatura's metric on one page: ``with`` snippets found (``tp``) and missed
+    (``fn``), ``without`` snippets found (``fp``) and absent (``tn``)."""
+
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _normalized(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def snippet_counts(extracted: str, with_snippets: Iterable[str], without_snippets: Iterable[str]) -> SnippetCounts:
+    """Which snippets occur in ``extracted``, both sides with white space runs made one space."""
+    text = _normalized(extracted)
+    found_with = [(_normalized(s) in text) for s in with_snippets]
+    found_without = [(_normalized(s) in text) for s in without_snippets]
+    tp, fp = sum(found_with), sum(found_without)
+    return SnippetCounts(tp, fp, len(found_with) - tp, len(found_without) - fp)
+
+
+def snippet_scores(pages: Iterable[SnippetCounts]) -> tuple[Scores, float]:
+    """Precision, recall and F1 from the counts summed over all pages, and the accuracy
+    ``(tp + tn) / all snippets``."""
+    tp = fp = fn = tn = 0
+    for counts in pages:
+        tp, fp, fn, tn = tp + counts.tp, fp + counts.fp, fn + counts.fn, tn + counts.tn
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    total = tp + fp + fn + tn
+    return Scores(precision, recall, f1_score(precision, recall)), (tp + tn) / total if total else 0.0
+
+
 def _page_precision(counts: ShingleCounts) -> float:
     return 1.0 if counts.fp == counts.fn == 0 else counts.tp / (counts.tp + counts.fp)
 
@@ -181,10 +225,10 @@ def lcs_scores(extracted: str, gold: str) -> LcsScores:
     """The seed papers' metric over word sequences (every occurrence distinct).
 
     ``precision = |LCS(a, b)| / |a|``, ``recall = |LCS(a, b)| / |b|`` with ``a`` the
-    extracted words and ``b`` the gold words (seed 000 and seed 002, evaluation measures of
-    the experiments sections; **Interpretation**: words are our lower-case ``\\w+`` tokens),
+    extracted words and ``b`` the gold words (CETD and CEPR, evaluation measures of
+    their experiments sections; **Interpretation**: words are our lower-case ``\\w+`` tokens),
     and ``cleaneval = |LCS| / (|a| + |b| - |LCS|)``: CleanEval's insert/delete alignment
-    score (``LCS / alignmentLength``) as seed 000 rewrites it.  Both empty: all 1; one
+    score (``LCS / alignmentLength``) as the CETD paper rewrites it.  Both empty: all 1; one
     empty: 0.
     """
     return lcs_sequence_scores(words(extracted), words(gold))

@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -35,14 +36,17 @@ from lxml import etree
 from ..api import extract
 from ..registry import get_algorithm
 from ..workers import interruptible_pool, sigint_blocked
-from .datasets import GoldPage, read_page_html
+from .datasets import GoldPage, gold_text, page_language, read_page_html
 from .metrics import (
     LcsScores,
     Scores,
     ShingleCounts,
+    SnippetCounts,
     lcs_sequence_scores,
     shingle_counts,
     shingle_means,
+    snippet_counts,
+    snippet_scores,
     word_bag_scores,
     words,
 )
@@ -60,6 +64,7 @@ __all__ = [
     "mean_lcs",
     "mean_scores",
     "run_evaluation",
+    "score_page",
     "score_text",
     "summarize",
 ]
@@ -150,6 +155,23 @@ def score_text(text: str, gold: str, metric: str) -> dict[str, Any]:
     return scores
 
 
+def score_page(text: str, page: GoldPage, gold: str, metric: str) -> dict[str, Any]:
+    """All scores of one extraction of ``page``: :func:`score_text` against ``gold``, or
+    for the snippet metric the snippet counts (with the F1 of the page's own counts, for
+    the per-language means, and no LCS: there is no gold text)."""
+    if metric != "snippet":
+        return score_text(text, gold, metric)
+    counts = snippet_counts(text, page.with_snippets, page.without_snippets)
+    scored = 2 * counts.tp + counts.fp + counts.fn
+    return {
+        "tp": counts.tp,
+        "fp": counts.fp,
+        "fn": counts.fn,
+        "tn": counts.tn,
+        "f1": 2 * counts.tp / scored if scored else 1.0,
+    }
+
+
 TIMERS = ("cpu", "wall")
 
 
@@ -167,11 +189,13 @@ class PageResult:
     url: str | None
     lxml_ms: dict[str, float]
     outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    language: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.page_id,
             "page_type": self.page_type,
+            "language": self.language,
             "url": self.url,
             **{f"lxml_{timer}_ms": ms for timer, ms in self.lxml_ms.items()},
             "extractors": self.outcomes,
@@ -225,7 +249,8 @@ def evaluate_pages(pages: Sequence[GoldPage], extractors: Sequence[Extractor], m
     results = []
     for page in pages:
         html = read_page_html(page)
-        result = PageResult(page.page_id, page.page_type, page.url, {})
+        gold = gold_text(page)
+        result = PageResult(page.page_id, page.page_type, page.url, {}, language=page_language(page, html))
         references = []
         for extractor in extractors:
             error = None
@@ -238,7 +263,7 @@ def evaluate_pages(pages: Sequence[GoldPage], extractors: Sequence[Extractor], m
                     text, error = "", f"{type(exc).__name__}: {exc}"
             outcome: dict[str, Any] = {"cpu_ms": watch.ms["cpu"], "wall_ms": watch.ms["wall"], "chars": len(text)}
             outcome.update((f"lxml_{timer}_ms", ms) for timer, ms in reference.items())
-            outcome.update(score_text(text, page.gold, metric))
+            outcome.update(score_page(text, page, gold, metric))
             if error:
                 outcome["error"] = error
             result.outcomes[extractor.label] = outcome
@@ -288,16 +313,19 @@ def map_pages(
 
 @dataclass
 class Summary:
-    """One extractor over the pages: mean scores, per-type F1, timing, errors."""
+    """One extractor over the pages: mean scores, per-type and per-language F1, timing,
+    errors; ``accuracy`` for the snippet metric (``None`` for the others)."""
 
     label: str
     scores: Scores
-    lcs: LcsScores
+    lcs: LcsScores | None
     by_type: dict[str, float]
     median_ms: float
     total_ms: float
     ratio_to_lxml: float
     errors: int
+    by_language: dict[str, float] = field(default_factory=dict)
+    accuracy: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -305,11 +333,13 @@ class Summary:
             "f1": self.scores.f1,
             "precision": self.scores.precision,
             "recall": self.scores.recall,
-            "lcs_precision": self.lcs.precision,
-            "lcs_recall": self.lcs.recall,
-            "lcs_f1": self.lcs.f1,
-            "cleaneval": self.lcs.cleaneval,
+            "accuracy": self.accuracy,
+            "lcs_precision": self.lcs.precision if self.lcs else None,
+            "lcs_recall": self.lcs.recall if self.lcs else None,
+            "lcs_f1": self.lcs.f1 if self.lcs else None,
+            "cleaneval": self.lcs.cleaneval if self.lcs else None,
             "f1_by_page_type": self.by_type,
+            "f1_by_language": self.by_language,
             "median_ms": self.median_ms,
             "total_ms": self.total_ms,
             "ratio_to_lxml": self.ratio_to_lxml,
@@ -322,8 +352,11 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def mean_scores(outcomes: Sequence[Mapping[str, Any]], metric: str) -> Scores:
-    """The dataset's aggregate of per-page outcomes (see :func:`score_text`): WCXB, the
-    means of per-page P, R, F1; the article benchmark, its shingle aggregate."""
+    """The dataset's aggregate of per-page outcomes (see :func:`score_page`): the word bag,
+    the means of per-page P, R, F1; the article benchmark, its shingle aggregate;
+    trafilatura's snippets, P, R, F1 of the counts summed over pages."""
+    if metric == "snippet":
+        return snippet_scores(SnippetCounts(o["tp"], o["fp"], o["fn"], o["tn"]) for o in outcomes)[0]
     if metric == "word":
         return Scores(
             _mean([o["precision"] for o in outcomes]),
@@ -346,20 +379,30 @@ def mean_lcs(outcomes: Sequence[Mapping[str, Any]]) -> LcsScores:
 def summarize(
     results: Sequence[PageResult], labels: Sequence[str], metric: str, timer: str = "cpu"
 ) -> list[Summary]:
-    """Per extractor: the dataset's metric (WCXB: means of per-page scores; article
-    benchmark: its shingle aggregate), mean LCS scores, F1 per page type (pages whose type
-    is known), median and total ms (``timer``: ``cpu`` or ``wall``), and the median's ratio
-    to the median of the lxml parse times paired with its own."""
+    """Per extractor: the dataset's metric (:func:`mean_scores`), mean LCS scores (not for
+    snippets), F1 per page type (pages whose type is known) and per declared language
+    (pages that declare one), median and total ms (``timer``: ``cpu`` or ``wall``), and the
+    median's ratio to the median of the lxml parse times paired with its own."""
     types = sorted({r.page_type for r in results if r.page_type})
+    languages = sorted({r.language for r in results if r.language})
     summaries = []
     for label in labels:
         outcomes = [r.outcomes[label] for r in results]
         times = [o[f"{timer}_ms"] for o in outcomes]
-        lcs = mean_lcs(outcomes)
+        lcs = mean_lcs(outcomes) if metric != "snippet" else None
         by_type = {
             page_type: mean_scores([r.outcomes[label] for r in results if r.page_type == page_type], metric).f1
             for page_type in types
         }
+        by_language = {
+            language: mean_scores([r.outcomes[label] for r in results if r.language == language], metric).f1
+            for language in languages
+        }
+        accuracy = (
+            snippet_scores(SnippetCounts(o["tp"], o["fp"], o["fn"], o["tn"]) for o in outcomes)[1]
+            if metric == "snippet"
+            else None
+        )
         median = statistics.median(times) if times else 0.0
         lxml_median = statistics.median(o[f"lxml_{timer}_ms"] for o in outcomes) if outcomes else 0.0
         summaries.append(
@@ -372,9 +415,16 @@ def summarize(
                 total_ms=sum(times),
                 ratio_to_lxml=median / lxml_median if lxml_median else math.inf,
                 errors=sum(1 for o in outcomes if "error" in o),
+                by_language=by_language,
+                accuracy=accuracy,
             )
         )
     return summaries
+
+
+def _counts(values: Iterable[str | None]) -> dict[str, int]:
+    counts = Counter(value for value in values if value)
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 @dataclass
@@ -401,11 +451,11 @@ class EvaluationRun:
         return sum(r.lxml_ms[self.timer] for r in self.results)
 
     def page_type_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for result in self.results:
-            if result.page_type:
-                counts[result.page_type] = counts.get(result.page_type, 0) + 1
-        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+        return _counts(r.page_type for r in self.results)
+
+    def language_counts(self) -> dict[str, int]:
+        """Pages per declared language, most frequent first (pages that declare none left out)."""
+        return _counts(r.language for r in self.results)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -418,6 +468,7 @@ class EvaluationRun:
             "wall_seconds": self.wall_seconds,
             "timer": self.timer,
             "page_types": self.page_type_counts(),
+            "languages": self.language_counts(),
             "lxml": {"median_ms": self.lxml_median_ms, "total_ms": self.lxml_total_ms},
             "extractors": [e.describe() for e in self.extractors],
             "summary": [s.to_dict() for s in self.summaries],

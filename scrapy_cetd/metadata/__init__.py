@@ -11,8 +11,8 @@ order of strategies:
   itself (the dateline, the byline, the microdata's region);
 - :mod:`.titles`, :mod:`.authors`, :mod:`.dates`: each field chosen among the declared
   values and those shown at the headline;
-- :mod:`.language`, :mod:`.page_type`, :mod:`.urls`: the declared language, the declared
-  type, the canonical and image URLs.
+- :mod:`.language`, :mod:`.page_type`, :mod:`.urls`: the declared language, the page's
+  type (declared, and classified by a learned model), the canonical and image URLs.
 
 How a value reads (a date, a person's name, a JSON-LD object's field) is the core's,
 :mod:`scrapy_cetd.structured_data`, shared with cetd-plus; the word lists and month names
@@ -45,7 +45,7 @@ from .json_ld import _from_json_ld
 from .language import detect_language, page_language
 from .metas import _from_metas, _metas, _section
 from .microdata import _from_microdata
-from .page_type import declared_page_type
+from .page_type import classify_page, declared_page_type, declared_types
 from .titles import find_headline, page_title, strip_site_name
 from .urls import _absolute
 
@@ -69,8 +69,10 @@ class Metadata:
 
     Dates are ISO 8601: ``YYYY-MM-DD``, or a datetime with its offset when the page gives
     a time (``2024-05-01T09:30:00+02:00``).  ``language`` is a BCP 47 tag.  URLs are
-    absolute when the page's URL is known.  ``page_type`` is only what the page declares
-    (schema.org ``@type`` or ``og:type``).
+    absolute when the page's URL is known.  ``page_type`` is the page's type as classified,
+    one of ``article``, ``forum``, ``product``, ``collection``, ``listing``,
+    ``documentation`` and ``service`` (:func:`.page_type.classify_page`), on every page;
+    ``declared_page_type`` is what the page declares (schema.org ``@type`` or ``og:type``).
     """
 
     title: str | None = None
@@ -85,6 +87,7 @@ class Metadata:
     tags: list[str] = field(default_factory=list)
     section: str | None = None
     page_type: str | None = None
+    declared_page_type: str | None = None
 
     def __post_init__(self) -> None:
         """Every string as the outputs write text: no lone surrogates (JSON ``\\ud800``
@@ -109,14 +112,23 @@ def _shown(text: str) -> str:
 def extract_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> Metadata:
     """The metadata of a parsed page; ``text`` (the extracted text) is used only to
     detect the language when the page declares none; ``with_htmldate`` asks htmldate (the
-    ``metadata`` extra) for a publish date where ours find none.  The declared values are read first
+    ``metadata`` extra) for a publish date where ours find none.  The page's type is
+    classified last, from the page and the other fields (:func:`.page_type.classify_page`)."""
+    metadata, declared = read_metadata(page, text, with_htmldate)
+    metadata.page_type = classify_page(page, metadata, declared)
+    return metadata
+
+
+def read_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> tuple[Metadata, list[str]]:
+    """Every field of :func:`extract_metadata` but the classified ``page_type``, and the
+    types the page declares (:func:`.page_type.declared_types`).  The declared values are read first
     (:mod:`.json_ld`, then :mod:`.metas`); the headline is found (:func:`.titles.find_headline`);
     the microdata near it is read when an author or a date is missing, or the site signs
     the page; then each field chooses among its sources (:func:`.authors.find_authors`,
     :func:`.dates.find_dates`, :func:`.titles.page_title`)."""
     found: dict[str, Any] = {}
     objects = page.declared_objects()
-    articles, pages = _from_json_ld(objects, found)
+    _from_json_ld(objects, found)
     metas = _metas(page.root)
     _from_metas(metas, found)
     site_name = found.get("site_name") or found.get("ld_site")
@@ -134,7 +146,7 @@ def extract_metadata(page: Page, text: str = "", with_htmldate: bool = False) ->
     date_published, date_modified = find_dates(page, headline.run, found, with_htmldate)
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
     base = page.base_url
-    return Metadata(
+    metadata = Metadata(
         title=page_title(page, headline, found, metas),
         authors=authors,
         date_published=date_published,
@@ -146,5 +158,6 @@ def extract_metadata(page: Page, text: str = "", with_htmldate: bool = False) ->
         image=_absolute(found.get("image"), base),
         tags=found.get("tags") or [],
         section=_section(found.get("section")),
-        page_type=declared_page_type(articles, pages, metas),
+        declared_page_type=declared_page_type(objects, metas),
     )
+    return metadata, declared_types(objects, metas)

@@ -127,15 +127,12 @@ def main_objects(
     return typed, articles, pages
 
 
-def _from_json_ld(
-    objects: list[dict[str, Any]], found: dict[str, Any]
-) -> tuple[list[TypedObject], list[TypedObject]]:
+def _from_json_ld(objects: list[dict[str, Any]], found: dict[str, Any]) -> None:
     """The fields the first article object declares, then those the first page object
     declares (its author and dates only when no article object is there), then the
-    ``WebSite``'s name as the site's; returned, the article and the page objects
-    (:func:`main_objects`) for the declared type (:mod:`.page_type`)."""
+    ``WebSite``'s name as the site's."""
     if not objects:
-        return [], []
+        return
     by_id = {item["@id"]: item for item in objects if isinstance(item.get("@id"), str)}
     typed, articles, pages = main_objects(objects)
     for item, _ in articles[:1]:
@@ -168,4 +165,3 @@ def _from_json_ld(
         if "WebSite" in types:
             _put(found, "ld_site", json_ld_text(item.get("name")))
             break
-    return articles, pages

@@ -1,24 +1,285 @@
-"""The page's type, as the page declares it.
+"""The page's type: as the page declares it, and as classified (a learned model).
 
-In this order: the first JSON-LD object typed as an article (``NewsArticle``,
-``BlogPosting``, ``Recipe``, ...), its first type; else the first typed as a page
-(``WebPage``, ``ProductPage``, ``WebSite``, ...); else ``og:type``.  ``None`` when the page
-declares none.
+Declared (:func:`declared_page_type`), in this order: the first JSON-LD object typed as an
+article (``NewsArticle``, ``BlogPosting``, ``Recipe``, ...), its first type; else the first
+typed as a page (``WebPage``, ``ProductPage``, ``WebSite``, ...); else ``og:type``.
+``None`` when the page declares none.
+
+Classified (:func:`classify_page`): one of the WCXB benchmark's seven types, article,
+forum, product, collection, listing, documentation or service, from evidence the page
+carries whatever it declares: the shape of its blocks (repeated teasers, how much of the
+text one container holds), link density, tag counts, the URL's shape (a date, a slug, its
+depth, its words), the metadata found (a date, an author) and the declared types (every
+JSON-LD ``@type`` and ``og:type``) as one feature among others.  :func:`page_type_features`
+reads them from the page model's statistics in a few passes over its lists; the model is a
+multinomial logistic regression on standardized features, shipped as package data
+(``scrapy_cetd/models/page_types.npz``) and applied with NumPy.  It is trained by
+``python -m scrapy_cetd.training page-types`` (:mod:`scrapy_cetd.training`), which reports
+its cross-validation grouped by site (``docs/metadata.md``).
 """
 
 from __future__ import annotations
 
-from ..page import normalize_space
-from .json_ld import TypedObject
+import re
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from ..page import Page, normalize_space
+from ..structured_data import object_types
+from .json_ld import main_objects
+
+if TYPE_CHECKING:
+    from . import Metadata
+
+__all__ = [
+    "FEATURE_NAMES",
+    "PAGE_TYPES",
+    "PageTypeModel",
+    "classify_page",
+    "declared_page_type",
+    "declared_types",
+    "load_model",
+    "page_type_features",
+]
+
+#: WCXB's seven page types, in the model's class order.
+PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
+
+#: Tags counted (``log1p`` of the count) as features.
+_COUNTED_TAGS = (
+    "p", "h1", "h2", "h3", "h4", "li", "a", "img", "form", "input", "button", "select", "textarea",
+    "table", "pre", "code", "article", "time", "nav", "aside", "iframe", "dt", "section", "blockquote",
+    "figure", "span", "label", "svg",
+)
+#: Elements that hold a repeated teaser (a story's or a product's card) when several
+#: siblings with links sit under one parent.
+_TEASER_TAGS = frozenset({"li", "article", "div", "tr", "section", "td"})
+_HEADINGS = frozenset({"h2", "h3", "h4"})
+#: Words of the URL (host labels and path segments, split at punctuation) that name a kind
+#: of page in English, in groups; each group is one feature (whether a word of it occurs).
+_URL_WORDS = {
+    "article": "news article articles story stories blog blogs post posts opinion column magazine press",
+    "forum": "forum forums thread threads topic topics community discuss discussion discussions questions "
+    "question answers t showthread viewtopic comments r board boards",
+    "product": "product products p dp item items shop store buy sku",
+    "collection": "collection collections category categories catalog c shop-all range brands brand",
+    "listing": "tag tags archive archives page latest list search author authors section",
+    "documentation": "docs doc documentation api reference manual guide guides wiki help kb "
+    "knowledge-base tutorial tutorials learn developer developers sdk",
+    "service": "services service solutions about contact pricing company careers features plans "
+    "enterprise consulting support",
+}
+_URL_WORD_GROUPS = {group: frozenset(words.split()) for group, words in _URL_WORDS.items()}
+_URL_SPLIT = re.compile(r"[^a-z0-9]+")
+#: A date in a URL's path: ``/2024/05/``, ``2024-05-01``, ``20240501``.
+_URL_DATE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d(?:[/_-][01]?\d(?:[/_-]|$)|[01]\d[0-3]\d(?:\D|$))")
+#: Declared schema.org types and ``og:type`` values, in groups; each group is one feature.
+_DECLARED = (
+    ("article", re.compile(r"(?:^|\W)(?:article|newsarticle|blogposting|reportagenewsarticle|report|"
+                           r"analysisnewsarticle|opinionnewsarticle|liveblogposting|review|recipe)$")),
+    ("forum", re.compile(r"(?:discussionforumposting|qapage|question|answer|comment|socialmediaposting)$")),
+    ("product", re.compile(r"(?:product|productgroup|offer|aggregateoffer|og:product|product\.item)$")),
+    ("collection", re.compile(r"(?:collectionpage|itemlist|offercatalog|searchresultspage|productcollection)$")),
+    ("documentation", re.compile(r"(?:techarticle|apireference|howto|softwaresourcecode|softwareapplication)$")),
+    ("service", re.compile(r"(?:service|organization|localbusiness|corporation|aboutpage|contactpage|faqpage|"
+                           r"professionalservice|event)$")),
+    ("webpage", re.compile(r"(?:webpage|website)$")),
+)
+
+#: The features' names, in the order of :func:`page_type_features`'s vector.
+FEATURE_NAMES: tuple[str, ...] = (
+    "log_elements", "log_chars", "link_char_share", "log_links",
+    "largest_container_share", "largest_run_share", "log_long_runs", "long_run_char_share",
+    "linked_headings", "linked_heading_share", "log_teasers", "teaser_char_share",
+    "pre_code_char_share", "li_char_share", "log_currency_signs", "log_title_words",
+    *(f"tag_{tag}" for tag in _COUNTED_TAGS),
+    "url_known", "url_depth", "url_root", "url_date", "url_slug_words", "url_last_chars", "url_numeric_id",
+    "url_query", "url_file",
+    *(f"url_word_{group}" for group in _URL_WORDS),
+    *(f"declared_{group}" for group, _ in _DECLARED),
+    "declared_og_article", "declared_og_website", "declared_nothing",
+    "has_date", "has_author", "has_section", "has_tags", "has_description",
+)
+
+_CURRENCY = "$€£¥₹"
 
 
-def declared_page_type(
-    articles: list[TypedObject], pages: list[TypedObject], metas: dict[str, list[str]]
-) -> str | None:
-    """The type the page declares: of its JSON-LD article objects, else its page objects
-    (:func:`~.json_ld.main_objects`), else its ``og:type`` (in ``metas``,
-    :func:`~.metas._metas`)."""
+def declared_page_type(objects: list[dict[str, Any]], metas: dict[str, list[str]]) -> str | None:
+    """The type the page declares: of its JSON-LD ``objects``, else its ``og:type`` (in
+    ``metas``, :func:`~.metas._metas`)."""
+    _, articles, pages = main_objects(objects)
     for _, types in (*articles[:1], *pages[:1]):
         return types[0]
     og_types = metas.get("og:type")
     return (normalize_space(og_types[0]) or None) if og_types else None
+
+
+def declared_types(objects: list[dict[str, Any]], metas: dict[str, list[str]]) -> list[str]:
+    """Every type the page declares, lower case: each JSON-LD object's ``@type``, then each
+    ``og:type`` (prefixed ``og:``)."""
+    found = [kind.strip().lower() for types in object_types(objects) for kind in types]
+    found.extend("og:" + normalize_space(value).lower() for value in metas.get("og:type", ()) if value.strip())
+    return found
+
+
+def _url_features(url: str | None) -> list[float]:
+    if not url:
+        return [0.0] * (9 + len(_URL_WORDS))
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except ValueError:
+        return [0.0] * (9 + len(_URL_WORDS))
+    path = parts.path.lower()
+    segments = [s for s in path.split("/") if s]
+    last = segments[-1] if segments else ""
+    stem = last.rsplit(".", 1)[0] if "." in last else last
+    words = set(_URL_SPLIT.split(" ".join([*host.split(".")[:-1], *segments])))
+    words.update(segments)
+    slug_words = len([w for w in re.split(r"[-_+]", stem) if w.isalpha()])
+    return [
+        1.0,
+        float(min(len(segments), 8)),
+        float(not segments),
+        float(_URL_DATE.search(path) is not None),
+        float(min(slug_words, 20)),
+        float(min(len(stem), 200)) / 20,
+        float(bool(re.search(r"\d{4,}", stem))),
+        float(bool(parts.query)),
+        float("." in last),
+        *(float(not words.isdisjoint(group)) for group in _URL_WORD_GROUPS.values()),
+    ]
+
+
+def _declared_features(declared: Sequence[str]) -> list[float]:
+    groups = [float(any(pattern.search(value) for value in declared)) for _, pattern in _DECLARED]
+    return [
+        *groups,
+        float("og:article" in declared),
+        float("og:website" in declared),
+        float(not declared),
+    ]
+
+
+def _structure_features(page: Page) -> list[float]:
+    n = len(page.elements)
+    total = page.chars[0] if n else 0
+    if not total:
+        return [float(np.log1p(n))] + [0.0] * 15
+    tags = page.tags
+    chars = page.chars_array
+    run_chars = page.run_chars_array.astype(np.float64)
+    owner = page.run_owner_array
+    parent = np.asarray(page.parent)
+    # The text of each run counted in its owner's parent: the container of a paragraph.
+    container = np.bincount(parent[owner[owner > 0]], weights=run_chars[owner > 0], minlength=n)
+    long_runs = run_chars >= 150
+    link_tags = np.asarray(page.link_tags)
+    link_chars = np.asarray(page.link_chars)
+    is_teaser_tag = np.fromiter(map(_TEASER_TAGS.__contains__, tags), bool, n)
+    teaser = is_teaser_tag & (link_tags > 0) & (chars >= 20) & (chars <= 2000) & (link_chars < chars)
+    teaser[0] = False
+    if teaser.any():
+        groups = np.bincount(parent[teaser], minlength=n)
+        best = int(groups.argmax())
+        teasers = int(groups[best])
+        teaser_chars = float(chars[teaser & (parent == best)].sum())
+    else:
+        teasers, teaser_chars = 0, 0.0
+    headings = [i for i, tag in enumerate(tags) if tag in _HEADINGS]
+    linked = sum(1 for i in headings if page.link_tags[i])
+    pre_code = sum(page.chars[i] for i, tag in enumerate(tags) if tag == "pre" or tag == "code")
+    owner_tags = [tags[i] for i in page.run_owner]
+    li_chars = float(run_chars[np.fromiter((t == "li" for t in owner_tags), bool, len(owner_tags))].sum())
+    text = "".join(page.run_collapsed)
+    currency = sum(map(text.count, _CURRENCY))
+    title_words = len((page.title or "").split())
+    return [
+        float(np.log1p(n)),
+        float(np.log1p(total)),
+        page.link_chars[0] / total,
+        float(np.log1p(tags.count("a"))),
+        float(container.max()) / total,
+        float(run_chars.max()) / total,
+        float(np.log1p(long_runs.sum())),
+        float(run_chars[long_runs].sum()) / total,
+        float(np.log1p(linked)),
+        linked / len(headings) if headings else 0.0,
+        float(np.log1p(teasers)),
+        teaser_chars / total,
+        min(pre_code / total, 1.0),
+        li_chars / total,
+        float(np.log1p(currency)),
+        float(min(title_words, 40)),
+    ]
+
+
+def page_type_features(page: Page, metadata: Metadata, declared: Sequence[str]) -> np.ndarray:
+    """The evidence :func:`classify_page` weighs, as a vector (:data:`FEATURE_NAMES`):
+    the page's, its ``metadata``'s and its ``declared`` types' (:func:`declared_types`)."""
+    counts = Counter(page.tags)
+    values = [
+        *_structure_features(page),
+        *(float(np.log1p(counts[tag])) for tag in _COUNTED_TAGS),
+        *_url_features(page.url or metadata.canonical_url),  # a stored page: its declared address
+        *_declared_features(declared),
+        float(metadata.date_published is not None),
+        float(bool(metadata.authors)),
+        float(metadata.section is not None),
+        float(bool(metadata.tags)),
+        float(metadata.description is not None),
+    ]
+    return np.asarray(values, dtype=np.float64)
+
+
+class PageTypeModel:
+    """A multinomial logistic regression on standardized features: ``mean``, ``scale``,
+    ``weights`` (features x classes), ``bias`` and the class names."""
+
+    def __init__(self, arrays: dict[str, Any]) -> None:
+        self.classes: tuple[str, ...] = tuple(str(c) for c in arrays["classes"])
+        self.feature_names: tuple[str, ...] = tuple(str(f) for f in arrays["feature_names"])
+        self.mean = np.asarray(arrays["mean"], dtype=np.float64)
+        self.scale = np.asarray(arrays["scale"], dtype=np.float64)
+        self.weights = np.asarray(arrays["weights"], dtype=np.float64)
+        self.bias = np.asarray(arrays["bias"], dtype=np.float64)
+        if self.feature_names != FEATURE_NAMES:
+            raise ValueError("the page-type model was trained on other features: retrain it")
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """Each class's probability for each row of ``features`` (or for one vector)."""
+        z = ((np.atleast_2d(features) - self.mean) / self.scale) @ self.weights + self.bias
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def predict(self, features: np.ndarray) -> list[str]:
+        """The most probable class of each row."""
+        return [self.classes[k] for k in self.probabilities(features).argmax(axis=1)]
+
+
+@lru_cache(maxsize=1)
+def load_model() -> PageTypeModel:
+    """The shipped model (``scrapy_cetd/models/page_types.npz``), read once."""
+    with resources.files("scrapy_cetd").joinpath("models/page_types.npz").open("rb") as handle:
+        with np.load(handle, allow_pickle=False) as arrays:
+            return PageTypeModel(dict(arrays))
+
+
+def classify_page(page: Page, metadata: Metadata, declared: Sequence[str]) -> str:
+    """The page's type, one of :data:`PAGE_TYPES` (:func:`page_type_features`'s evidence
+    weighed by the shipped model)."""
+    return load_model().predict(page_type_features(page, metadata, declared))[0]
+
+
+def features_of_page(page: Page) -> np.ndarray:
+    """:func:`page_type_features` of a page whose metadata is not read yet (for training)."""
+    from . import read_metadata
+
+    return page_type_features(page, *read_metadata(page))

@@ -113,7 +113,7 @@ class _Output:
         self._parquet = None
         self._text: TextIO | None = None
         if path.endswith(".parquet"):
-            from ..exporters import OUTPUT_TYPES, WARC_ITEM_TYPES, ParquetRows
+            from ..parquet import OUTPUT_TYPES, WARC_ITEM_TYPES, ParquetRows
 
             # The columns' types are what the fields are, not what the first rows hold.
             self._parquet = ParquetRows(path, fields=fields, types={**OUTPUT_TYPES, **WARC_ITEM_TYPES})

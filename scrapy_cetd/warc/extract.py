@@ -5,10 +5,10 @@
     options = WarcOptions(algorithm="cetd-plus", outputs=("text", "title"))
     item, skip = extract_record(warc_headers, block, options)   # block: the HTTP message bytes
 
-An HTML response is recognised exactly as the crawl's annotation middleware recognises it
-(:func:`scrapy_cetd.middlewares.response_skip_reason`: Content-Type, then sniffing; the
-charset from the HTTP header, corrected as the crawl corrects it), and extracted with the
-same call the crawl's pipeline makes, so a page archived by a crawl gives the crawl's text.
+An HTML response is recognised and decoded as the crawl's annotation middleware recognises
+and decodes it (:mod:`scrapy_cetd.responses`: Content-Type, then sniffing; the body decoded
+as ``extract()`` decodes bytes), and extracted with the same call the
+crawl's pipeline makes, so a page archived by a crawl gives the crawl's text.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..api import DEFAULT_ALGORITHM, extract
-from ..extraction import Extraction
-from ..fingerprint import text_fingerprint
-from ..settings import DEFAULT_MAX_SIZE, METADATA_OUTPUTS, OUTPUTS
+from ..limits import DEFAULT_MAX_SIZE
+from ..outputs import OUTPUTS, extraction_keywords, output_value
+from ..responses import page_text, response_kind, skip_reason
 from .reader import BodyDecodeError, decode_body, parse_http_response
 
-__all__ = ["ITEM_FIELDS", "WarcOptions", "error_item", "extract_record", "output_value"]
+__all__ = ["ITEM_FIELDS", "WarcOptions", "error_item", "extract_record"]
 
 #: Fields every item has, before the extraction outputs; ``reason`` (last) says why the text is empty.
 ITEM_FIELDS = ("url", "warc_record_id", "warc_date", "status")
@@ -33,7 +33,7 @@ ITEM_FIELDS = ("url", "warc_record_id", "warc_date", "status")
 class WarcOptions:
     """Extraction options for records (as ``scrapy-cetd extract``'s) and the outputs to keep.
 
-    ``outputs`` are names from :data:`scrapy_cetd.settings.OUTPUTS`, the pipeline's
+    ``outputs`` are names from :data:`scrapy_cetd.outputs.OUTPUTS`, the pipeline's
     ``CETD_OUTPUT_FIELDS`` keys; ``max_size`` skips larger bodies (0: no limit).
     """
 
@@ -54,21 +54,6 @@ class WarcOptions:
         return tuple(dict.fromkeys((*ITEM_FIELDS, *self.outputs, "reason")))
 
 
-def output_value(result: Extraction, name: str) -> Any:
-    """An output of an extraction by its ``OUTPUTS`` name: a field of the result, or of its
-    metadata (so outputs added to ``OUTPUTS`` later flow through unchanged)."""
-    if name == "diagnostics":
-        from ..pipelines import _diagnostics
-
-        return _diagnostics(result)
-    if name == "fingerprint":  # as the pipeline: the SimHash of the text
-        return text_fingerprint(result.text)
-    if hasattr(result, name):
-        return getattr(result, name)
-    metadata = getattr(result, "metadata", None)
-    return getattr(metadata, name, None)
-
-
 def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOptions) -> tuple[dict[str, Any] | None, str]:
     """The item for one WARC record, or ``(None, reason)`` when it is skipped.
 
@@ -83,11 +68,6 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
     :func:`scrapy_cetd.warc.batch.process_unit` makes it an :func:`error_item`, as the crawl
     keeps such an item with its error.
     """
-    from scrapy.http import Headers
-    from scrapy.responsetypes import responsetypes
-
-    from ..middlewares import decoded_html, response_skip_reason
-
     record_type = headers.get("WARC-Type", "")
     if record_type != "response":
         return None, f"record/{record_type or 'untyped'}"
@@ -104,26 +84,22 @@ def extract_record(headers: Mapping[str, str], block: bytes, options: WarcOption
     except BodyDecodeError as exc:
         return None, exc.reason
     url = headers.get("WARC-Target-URI", "").strip("<>")
-    scrapy_headers = Headers(http_headers)
+    # Header names in lower case; of a repeated header the last value, as Scrapy's Headers give it.
+    named = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in http_headers}
     try:
-        response_class = responsetypes.from_args(headers=scrapy_headers, url=url, body=body)
-        response = response_class(url=url, status=status, headers=scrapy_headers, body=body)
-    except (TypeError, ValueError):  # e.g. a URL Scrapy refuses
+        kind = response_kind(named, url, body)
+    except ValueError:  # a URL the type lookup cannot read
         return None, "http_header"
-    reason = response_skip_reason(response, options.max_size)
+    reason = skip_reason(kind, status, body, options.max_size)
     if reason is not None:
         return None, reason
     result = extract(
-        decoded_html(response),  # type: ignore[arg-type]
+        page_text(body, named.get("content-type")),
         algorithm=options.algorithm,
         url=url,
         threshold_coefficient=options.threshold_coefficient,
-        diagnostics="diagnostics" in options.outputs,
-        # The renderings and readings the outputs need, as the crawl's settings choose them.
-        with_html="html" in options.outputs,
-        with_markdown="markdown" in options.outputs,
-        with_metadata=any(name == "title" or name in METADATA_OUTPUTS for name in options.outputs),
-        with_comments="comments" in options.outputs,
+        **extraction_keywords(options.outputs),  # the renderings the outputs need, as the crawl's settings
+        max_size=0,  # response_skip_reason applied the crawl's CETD_MAX_SIZE
         **dict(options.params),
     )
     if result.reason and result.reason.startswith(_UNPARSED):

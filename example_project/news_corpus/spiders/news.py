@@ -5,12 +5,11 @@
     scrapy crawl news -a start_url=https://www.example-news.com/feed.xml -a article_pattern='/20\\d\\d/'
 
 It follows links within the start URL's site (``DEPTH_LIMIT`` deep) and yields one small
-item per article page: ``{"url": ..., "crawled_at": ...}``.  scrapy-cetd's pipeline adds
-the title, the cleaned text and HTML and the algorithm; no HTML passes through the item.
-
-An article is a page whose URL matches ``article_pattern`` if given, else a page that
-declares itself one (``<meta property="og:type" content="article">``, or an ``<article>``
-element with at least two paragraphs).
+item per HTML page (per page whose URL matches ``article_pattern``, if given):
+``{"url": ..., "crawled_at": ...}``.  scrapy-cetd's pipeline adds the title, the cleaned
+text and HTML and the algorithm, and keeps the articles only (``CETD_PAGE_TYPES`` in the
+project's settings: the front page, the sections, "about" and "contact" are dropped); no
+HTML passes through the item.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.exceptions import CloseSpider
-from scrapy.http import Response, TextResponse, XmlResponse
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.sitemap import Sitemap
 
@@ -71,7 +70,8 @@ class NewsSpider(scrapy.Spider):
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
         if not isinstance(response, TextResponse):
             return
-        if self.is_article(response):
+        is_page = isinstance(response, HtmlResponse)  # not a feed or a sitemap linked from a page
+        if is_page and (self.article_pattern is None or self.article_pattern.search(response.url)):
             yield {"url": response.url, "crawled_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         for link in self.links.extract_links(response):
             if self.within_site(link.url):
@@ -80,10 +80,3 @@ class NewsSpider(scrapy.Spider):
     def within_site(self, url: str) -> bool:
         host = urlsplit(url).hostname or ""
         return any(host == domain or host.endswith("." + domain) for domain in self.allowed_domains)
-
-    def is_article(self, response: TextResponse) -> bool:
-        if self.article_pattern is not None:
-            return bool(self.article_pattern.search(response.url))
-        if response.xpath('//meta[@property="og:type"]/@content').get("").strip().lower() == "article":
-            return True
-        return len(response.xpath("//article//p")) >= 2
