@@ -355,7 +355,7 @@ def choice_setting(name: str, value: Any, choices: tuple[str, ...]) -> str:
 
 def _page_types(values: list[Any]) -> tuple[str, ...]:
     """``CETD_PAGE_TYPES``: page types of :data:`scrapy_cetd.metadata.page_type.PAGE_TYPES`."""
-    from .metadata.page_type import PAGE_TYPES
+    from ..metadata.page_type import PAGE_TYPES
 
     for value in values:
         if value not in PAGE_TYPES:
