@@ -47,6 +47,13 @@ from .microdata import _ITEMPROP_NAME, _value_of
 from .titles import Headline
 from .urls import _PLAIN_HOST
 
+__all__ = [
+    "find_authors",
+    "_MAX_AUTHORS",
+    "_merge_authors",
+    "_signed_by_site",
+]
+
 #: At most this many author values are read from one source, and names kept: a byline
 #: names a few people (JSON-LD lists are read to 20 too); 10^5 ``<meta name=author>``
 #: tags took 50 s to merge name by name.

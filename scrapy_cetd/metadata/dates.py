@@ -40,6 +40,12 @@ from ..structured_data.text import DIGIT
 from .common import _put
 from .headline import DATELINE_RUNS, NEAR_HEADLINE_RUNS, _first_with_tag
 
+__all__ = [
+    "date_from_url",
+    "find_dates",
+    "_date_runs",
+]
+
 #: Dates in URLs: ``/2024/05/01/``, ``/2024-05-01``, ``/20240501/``, ``/2024-05/01/``,
 #: ``/2024/0501/`` and ``/t20240501_`` (Chinese news and government sites).
 _URL_DATE = re.compile(

@@ -10,6 +10,11 @@ from typing import Any
 
 from .words import MONTHS
 
+__all__ = [
+    "parse_date",
+    "valid_day",
+]
+
 _ISO = re.compile(
     r"(?P<y>(?:19|20)\d\d)-?(?P<m>[01]\d)-?(?P<d>[0-3]\d)"
     r"(?:[T ](?P<H>[0-2]\d):?(?P<M>[0-5]\d)(?::?(?P<S>[0-5]\d|60)(?:[.,]\d+)?)?\s*(?P<z>Z|[+-][0-2]\d(?::?[0-5]\d)?)?)?"

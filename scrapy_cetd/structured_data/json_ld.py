@@ -10,6 +10,13 @@ from typing import Any
 from ..page import normalize_space
 from .text import MAX_VALUE_CHARS, plain_text, unescape
 
+__all__ = [
+    "article_body",
+    "json_ld_text",
+    "json_ld_types",
+    "object_types",
+]
+
 
 def json_ld_types(item: dict[str, Any]) -> list[str]:
     value = item.get("@type")

@@ -22,6 +22,18 @@ from .words import (
     ROLE_WORDS,
 )
 
+__all__ = [
+    "AUTHOR_LABELS",
+    "BY_LINE",
+    "BY_WORDS",
+    "clean_author",
+    "is_byline",
+    "matches_site",
+    "not_a_name",
+    "site_keys",
+    "written_as_a_name",
+]
+
 _BY = re.compile(
     r"^\s*(?:(?:written|posted|published|reported|reporting|started|words|text|story|photos?|article)\s+)?"
     r"(?:by|from|von|par|por|di|door|av|af|autor(?:in)?|author|authors|auteur|escrito por|texto|texte|testo|tekst"

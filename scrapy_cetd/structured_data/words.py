@@ -3,6 +3,18 @@ the word lists that tell a person's name from a job title, a role, a credential 
 
 from __future__ import annotations
 
+__all__ = [
+    "COMPANY_SUFFIXES",
+    "CREDENTIALS",
+    "JOB_TAIL",
+    "JOB_WORDS",
+    "MONTHS",
+    "NAME_PARTICLES",
+    "NOT_A_NAME_PHRASES",
+    "NOT_A_NAME_WORDS",
+    "ROLE_WORDS",
+]
+
 MONTHS = {
     name: number
     for number, names in enumerate(
