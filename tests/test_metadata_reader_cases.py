@@ -10,7 +10,9 @@ import json
 import pytest
 
 from scrapy_cetd import extract
-from scrapy_cetd.metadata import Metadata, date_from_url, parse_date
+from scrapy_cetd.metadata import Metadata, date_from_url, extract_metadata, parse_date
+from scrapy_cetd.page import Page
+from scrapy_cetd.parsing import parse_html
 
 BODY = "<p>" + "The council met on Tuesday to discuss the new bridge and its costs. " * 6 + "</p>"
 
@@ -211,16 +213,22 @@ def test_an_article_under_a_site_first_title_keeps_its_headline() -> None:
 ABBR_ONLY = '<h1>Bridge costs double</h1><p><abbr class="published" title="2021-03-23T10:00:00">23 Mar</abbr></p>'
 
 
-def test_htmldate_dates_a_page_our_sources_cannot() -> None:
+def dated(head: str = "", body: str = "", with_htmldate: bool = True) -> str | None:
+    html = f"<html><head><title>Bridge costs double</title>{head}</head><body>{body}{BODY}</body></html>"
+    return extract_metadata(Page(parse_html(html)), with_htmldate=with_htmldate).date_published
+
+
+def test_htmldate_when_asked_dates_a_page_our_sources_cannot() -> None:
     pytest.importorskip("htmldate")
-    assert meta_of(body=ABBR_ONLY).date_published == "2021-03-23"
+    assert dated(body=ABBR_ONLY) == "2021-03-23"
+    assert dated(body=ABBR_ONLY, with_htmldate=False) is None  # the default: not asked
 
 
-def test_without_htmldate_that_page_has_no_date(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_htmldate_installed_that_page_has_no_date(monkeypatch: pytest.MonkeyPatch) -> None:
     from scrapy_cetd.metadata import dates
 
     monkeypatch.setattr(dates, "_htmldate_finder", lambda: None)
-    assert meta_of(body=ABBR_ONLY).date_published is None
+    assert dated(body=ABBR_ONLY) is None
 
 
 def test_a_date_of_ours_is_not_asked_of_htmldate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,7 +241,7 @@ def test_a_date_of_ours_is_not_asked_of_htmldate(monkeypatch: pytest.MonkeyPatch
         raise ValueError("a library failing on a page")
 
     monkeypatch.setattr(dates, "_htmldate_finder", lambda: failing)
-    assert meta_of('<meta property="article:published_time" content="2020-01-02">').date_published == "2020-01-02"
+    assert dated('<meta property="article:published_time" content="2020-01-02">') == "2020-01-02"
     assert not asked
-    assert meta_of(body=ABBR_ONLY).date_published is None  # its failure is no date, never ours
+    assert dated(body=ABBR_ONLY) is None  # its failure is no date, never ours
     assert len(asked) == 1

@@ -109,16 +109,17 @@ def _shown(text: str) -> str:
     return storable_text(displayed_text(text))
 
 
-def extract_metadata(page: Page, text: str = "") -> Metadata:
+def extract_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> Metadata:
     """The metadata of a parsed page; ``text`` (the extracted text) is used only to
-    detect the language when the page declares none.  The page's type is classified last,
-    from the page and the other fields (:func:`.page_type.classify_page`)."""
-    metadata, declared = read_metadata(page, text)
+    detect the language when the page declares none; ``with_htmldate`` asks htmldate (the
+    ``metadata`` extra) for a publish date where ours find none.  The page's type is
+    classified last, from the page and the other fields (:func:`.page_type.classify_page`)."""
+    metadata, declared = read_metadata(page, text, with_htmldate)
     metadata.page_type = classify_page(page, metadata, declared)
     return metadata
 
 
-def read_metadata(page: Page, text: str = "") -> tuple[Metadata, list[str]]:
+def read_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> tuple[Metadata, list[str]]:
     """Every field of :func:`extract_metadata` but the classified ``page_type``, and the
     types the page declares (:func:`.page_type.declared_types`).  The declared values are read first
     (:mod:`.json_ld`, then :mod:`.metas`); the headline is found (:func:`.titles.find_headline`);
@@ -142,7 +143,7 @@ def read_metadata(page: Page, text: str = "") -> tuple[Metadata, list[str]]:
         props, bylines, users = _scan(page, headline.element, not found.get("author_candidates") or signed_by_site)
         _from_microdata(props, found)
     authors, organisation = find_authors(page, headline, found, bylines, users, scanned, signed_by_site)
-    date_published, date_modified = find_dates(page, headline.run, found)
+    date_published, date_modified = find_dates(page, headline.run, found, with_htmldate)
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
     base = page.base_url
     metadata = Metadata(

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__ = [
+    "_put",
+]
+
 
 def _put(found: dict[str, Any], name: str, value: Any) -> None:
     """Keep ``value`` for ``name`` unless a more trusted source already gave one; author

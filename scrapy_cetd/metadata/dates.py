@@ -14,8 +14,9 @@ Order of strategies for the publish date (:func:`find_dates`):
 5. else the URL's date (:func:`date_from_url`);
 6. else a date labelled "Published" anywhere after the headline
    (:func:`_published_label_after`);
-7. else, with htmldate installed (the ``metadata`` extra), htmldate's date
-   (:func:`_htmldate`).
+7. else, when asked (``extract_metadata(..., with_htmldate=True)``) and htmldate is
+   installed (the ``metadata`` extra), htmldate's date (:func:`_htmldate`): more dates
+   and more false positives, at a cost that the default does not pay (docs/metadata.md).
 
 The modified date is the declared one unless it falls before the publish date
 (:func:`_modified_after`).  How a date reads is
@@ -38,6 +39,12 @@ from ..structured_data.dates import parse_date, valid_day
 from ..structured_data.text import DIGIT
 from .common import _put
 from .headline import DATELINE_RUNS, NEAR_HEADLINE_RUNS, _first_with_tag
+
+__all__ = [
+    "date_from_url",
+    "find_dates",
+    "_date_runs",
+]
 
 #: Dates in URLs: ``/2024/05/01/``, ``/2024-05-01``, ``/20240501/``, ``/2024-05/01/``,
 #: ``/2024/0501/`` and ``/t20240501_`` (Chinese news and government sites).
@@ -296,7 +303,8 @@ def _htmldate(page: Page) -> str | None:
     """Failing every source of ours, htmldate's date, in its fast mode (``original_date``,
     no ``extensive_search``), read from the page model's tree written out again (htmldate
     prunes a tree it is given in place).  Measured as the first source and as the last
-    fallback on the three dev sets: the fallback is the better (docs/metadata.md)."""
+    fallback on the three dev sets: the fallback is the better, but it parses the page
+    again on every page without a date of ours: off by default (docs/metadata.md)."""
     find_date = _htmldate_finder()
     if find_date is None:
         return None
@@ -310,7 +318,9 @@ def _htmldate(page: Page) -> str | None:
     return parse_date(value)
 
 
-def find_dates(page: Page, run: int | None, found: dict[str, Any]) -> tuple[str | None, str | None]:
+def find_dates(
+    page: Page, run: int | None, found: dict[str, Any], with_htmldate: bool = False
+) -> tuple[str | None, str | None]:
     """The publish and modified dates.  The publish date, in this order: the declared
     one (JSON-LD, ``<meta>``, microdata: in ``found``); else the first ``<time>`` not
     labelled as another date (:data:`_OTHER_DATE_LABEL`); either checked against the
@@ -318,8 +328,8 @@ def find_dates(page: Page, run: int | None, found: dict[str, Any]) -> tuple[str 
     takes the dateline's date when nothing is declared); else a date shown up to
     :data:`~.headline.NEAR_HEADLINE_RUNS` runs after the headline; else the URL's date
     (:func:`date_from_url`); else a date labelled "Published" anywhere after the headline
-    (:func:`_published_label_after`); else, with htmldate installed, its date
-    (:func:`_htmldate`).  The modified date is the declared one, unless it
+    (:func:`_published_label_after`); else, when asked (``with_htmldate``) and htmldate
+    is installed, its date (:func:`_htmldate`).  The modified date is the declared one, unless it
     falls before the publish date (:func:`_modified_after`)."""
     if not found.get("date_published"):
         for k in _first_with_tag(page, "time", _MAX_TIMES):
@@ -338,7 +348,7 @@ def find_dates(page: Page, run: int | None, found: dict[str, Any]) -> tuple[str 
         _put(found, "date_published", (late[0] if late else None) or date_from_url(page.url))
     if not found.get("date_published"):
         _put(found, "date_published", _published_label_after(page, run or 0))
-    if not found.get("date_published"):
+    if with_htmldate and not found.get("date_published"):
         _put(found, "date_published", _htmldate(page))
     published = found.get("date_published")
     return published, _modified_after(found.get("date_modified"), published)

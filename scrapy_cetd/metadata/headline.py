@@ -16,6 +16,20 @@ from lxml import etree
 from ..page import Page, element_text, normalize_space
 from .microdata import _MICRODATA_PROPS
 
+__all__ = [
+    "DATELINE_RUNS",
+    "NEAR_HEADLINE_RUNS",
+    "_first_with_tag",
+    "_heading_text",
+    "_headline_region",
+    "_headline_run",
+    "_MAX_HEADINGS",
+    "_names_the_site",
+    "_NEAR_HEADLINE",
+    "_scan",
+    "_USER_NAME_CLASS",
+]
+
 _MAX_BYLINES = 30
 
 

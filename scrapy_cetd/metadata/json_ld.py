@@ -20,6 +20,13 @@ from .authors import _MAX_AUTHORS, _merge_authors
 from .common import _put
 from .language import _language
 
+__all__ = [
+    "main_objects",
+    "TypedObject",
+    "_from_json_ld",
+    "_keywords",
+]
+
 _PERSON_TYPES = {"Person", "Author", "ProfilePage"}
 
 

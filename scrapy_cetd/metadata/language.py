@@ -13,6 +13,12 @@ from typing import Any
 
 from ..page import Page
 
+__all__ = [
+    "detect_language",
+    "page_language",
+    "_language",
+]
+
 _LANGUAGE = re.compile(
     r"^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z]{4}))?(?:[-_]([a-zA-Z]{2}|\d{3}))?((?:[-_](?:[a-zA-Z0-9]{5,8}|\d[a-zA-Z0-9]{3}))*)$"
 )

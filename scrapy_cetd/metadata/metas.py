@@ -25,6 +25,12 @@ from .common import _put
 from .json_ld import _keywords
 from .language import _language
 
+__all__ = [
+    "_from_metas",
+    "_metas",
+    "_section",
+]
+
 _META_SOURCES: dict[str, tuple[str, ...]] = {
     "title": ("og:title", "twitter:title", "dc.title", "dcterms.title", "parsely-title", "sailthru.title", "title"),
     "authors": (

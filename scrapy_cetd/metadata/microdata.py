@@ -14,6 +14,13 @@ from ..structured_data.dates import parse_date
 from ..structured_data.names import clean_author
 from .common import _put
 
+__all__ = [
+    "_from_microdata",
+    "_ITEMPROP_NAME",
+    "_MICRODATA_PROPS",
+    "_value_of",
+]
+
 _MICRODATA_PROPS = frozenset(
     {"headline", "author", "creator", "datePublished", "dateCreated", "dateModified", "dateUpdated"}
 )

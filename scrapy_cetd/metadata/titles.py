@@ -27,6 +27,13 @@ from ..structured_data.text import WORD, name_key, unescape
 from .headline import _MAX_HEADINGS, _first_with_tag, _heading_text, _headline_run, _names_the_site
 from .urls import _PLAIN_HOST, _host_name
 
+__all__ = [
+    "find_headline",
+    "Headline",
+    "page_title",
+    "strip_site_name",
+]
+
 _TITLE_SEPARATORS = re.compile(r"\s+(?:[|\-–—:·•»«/]|::|~)\s+")
 
 

@@ -10,6 +10,12 @@ from w3lib.url import safe_url_string
 
 from ..parsing import url_has_host
 
+__all__ = [
+    "_absolute",
+    "_host_name",
+    "_PLAIN_HOST",
+]
+
 #: An ``http(s)`` URL with a plain host (letters, digits, dots, hyphens: no user, port or
 #: IPv6 literal), the host read without ``urlsplit``.
 _PLAIN_HOST = re.compile(r"https?://([A-Za-z0-9.-]+)(?:[/?#]|\Z)")

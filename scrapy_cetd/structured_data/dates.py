@@ -10,7 +10,10 @@ from typing import Any
 
 from .words import MONTHS
 
-__all__ = ["parse_date", "valid_day"]
+__all__ = [
+    "parse_date",
+    "valid_day",
+]
 
 _ISO = re.compile(
     r"(?P<y>(?:19|20)\d\d)-?(?P<m>[01]\d)-?(?P<d>[0-3]\d)"
@@ -94,10 +97,12 @@ def parse_date(text: Any) -> str | None:
     if not isinstance(text, str):
         return None
     text = text.strip()[:200]
-    if not text.isascii():
-        text = text.translate(_DIGITS)
     if not _YEAR.search(text):  # each pattern below has one: most text runs fail here at once
-        return None
+        if text.isascii():
+            return None
+        text = text.translate(_DIGITS)
+        if not _YEAR.search(text):
+            return None
     match = _ISO.search(text)
     if match:
         day = valid_day(int(match["y"]), int(match["m"]), int(match["d"]))

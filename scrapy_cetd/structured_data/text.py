@@ -8,7 +8,14 @@ import re
 
 from ..page import BLOCK_TAGS, normalize_space
 
-__all__ = ["DIGIT", "MAX_VALUE_CHARS", "WORD", "name_key", "plain_text", "unescape"]
+__all__ = [
+    "DIGIT",
+    "MAX_VALUE_CHARS",
+    "name_key",
+    "plain_text",
+    "unescape",
+    "WORD",
+]
 
 #: The longest string a metadata field holds (a title, a description, a URL); a longer
 #: one is the page's garbage and gives no value.
