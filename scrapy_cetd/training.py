@@ -168,7 +168,7 @@ def _map(function: Callable[[Any], Any], tasks: list[Any], jobs: int) -> list[An
 def page_features_of_html(task: tuple[str, str | None]) -> np.ndarray | None:
     """The page-type features of one stored page (``(path, url)``); ``None`` when the page
     holds no document."""
-    from .metadata.page_type import features_of_page
+    from .metadata import features_of_page
     from .page import Page
     from .parsing import EmptyDocument, parse_html
 

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 import scrapy_cetd
+from scrapy_cetd.metadata import features_of_page
 from scrapy_cetd.metadata.page_type import (
     FEATURE_NAMES,
     PAGE_TYPES,
     PageTypeModel,
     classify_page,
     declared_types,
-    features_of_page,
     load_model,
 )
 from scrapy_cetd.page import Page

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
 from lxml import etree
 
 from ..page import Page
@@ -45,7 +46,7 @@ from .json_ld import _from_json_ld
 from .language import detect_language, page_language
 from .metas import _from_metas, _metas, _section
 from .microdata import _from_microdata
-from .page_type import classify_page, declared_page_type, declared_types
+from .page_type import classify_page, declared_page_type, declared_types, page_type_features
 from .titles import find_headline, page_title, strip_site_name
 from .urls import _absolute
 
@@ -56,6 +57,7 @@ __all__ = [
     "date_from_url",
     "detect_language",
     "extract_metadata",
+    "features_of_page",
     "is_byline",
     "object_types",
     "parse_date",
@@ -161,3 +163,9 @@ def read_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> tu
         declared_page_type=declared_page_type(objects, metas),
     )
     return metadata, declared_types(objects, metas)
+
+
+def features_of_page(page: Page) -> np.ndarray:
+    """The page-type classifier's features (:func:`.page_type.page_type_features`) of a page
+    whose metadata is not read yet: what the training reads."""
+    return page_type_features(page, *read_metadata(page))

@@ -290,9 +290,3 @@ def classify_page(page: Page, metadata: Metadata, declared: Sequence[str]) -> st
     weighed by the shipped model)."""
     return load_model().predict(page_type_features(page, metadata, declared))[0]
 
-
-def features_of_page(page: Page) -> np.ndarray:
-    """:func:`page_type_features` of a page whose metadata is not read yet (for training)."""
-    from . import read_metadata
-
-    return page_type_features(page, *read_metadata(page))
