@@ -25,13 +25,15 @@ NOT_STORY = "|".join(
 )
 
 
-def sample_articles() -> dict[str, tuple[str, str]]:
-    """URL path -> (page title, first paragraph of the story), read from the bundled pages."""
+def sample_articles() -> dict[str, tuple[str, str, str]]:
+    """URL path -> (page title, the story's standfirst, its first paragraph), read from the
+    bundled pages."""
     articles = {}
     for path in sorted(SAMPLE_SITE.glob("20*/*/*.html")):
         tree = lxml_html.parse(str(path))
         first = tree.xpath('//div[@class="story-body"]/p[1]')[0].text_content()
-        articles["/" + path.relative_to(SAMPLE_SITE).as_posix()] = (tree.findtext(".//title"), first)
+        standfirst = tree.xpath('//p[@class="standfirst"]')[0].text_content()
+        articles["/" + path.relative_to(SAMPLE_SITE).as_posix()] = (tree.findtext(".//title"), standfirst, first)
     return articles
 
 
@@ -71,7 +73,7 @@ def test_offline_crawl_writes_the_corpus(tmp_path: Path, start: str) -> None:
     by_path = {"/" + item["url"].split("/", 3)[3]: item for item in items}
     assert len(by_path) == len(items) == len(articles)
     assert set(by_path) == set(articles)
-    for path, (title, first_paragraph) in articles.items():
+    for path, (title, standfirst, first_paragraph) in articles.items():
         item = by_path[path]
         assert list(item) == [
             "url", "title", "authors", "date_published", "date_modified", "language", "site_name", "canonical_url",
@@ -81,7 +83,8 @@ def test_offline_crawl_writes_the_corpus(tmp_path: Path, start: str) -> None:
         assert item["site_name"] == "The Riverside Courier" and item["language"] == "en-GB", path
         assert item["authors"] and item["date_published"].startswith("2026-"), path
         assert item["canonical_url"] == item["url"], path  # declared relative, given absolute
-        assert item["text"].startswith(first_paragraph), path
+        # the story comes first: its standfirst (part of the story a reader sees) may open it
+        assert item["text"].startswith((first_paragraph, f"{standfirst}\n{first_paragraph}")), path
         lines = item["text"].splitlines()
         for piece in not_story_texts(path):  # no such line, nor a long one inside a line
             assert piece not in lines, (path, piece)
