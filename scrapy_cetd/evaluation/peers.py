@@ -23,9 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 
-from lxml import etree
-
 from ..parsing import decode_html
+from .datasets import html_text
 
 __all__ = ["PEERS", "Peer", "available_peers", "run_peer"]
 
@@ -46,25 +45,6 @@ class Peer:
             return None
 
 
-_BLOCK_TAGS = frozenset(
-    "address article aside blockquote br dd div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 "
-    "header hr li main nav ol p pre section table td th tr ul".split()
-)
-
-
-def _html_to_text(markup: str) -> str:
-    """Text of an HTML fragment, with a line break after every block element."""
-    if not markup.strip():
-        return ""
-    root = etree.fromstring(markup, etree.HTMLParser())
-    if root is None:
-        return ""
-    for element in root.iter():
-        if isinstance(element.tag, str) and element.tag in _BLOCK_TAGS:
-            element.tail = "\n" + (element.tail or "")
-    return "".join(root.itertext())
-
-
 def _trafilatura(html: str, url: str | None) -> str:
     import trafilatura
 
@@ -74,7 +54,7 @@ def _trafilatura(html: str, url: str | None) -> str:
 def _readability(html: str, url: str | None) -> str:
     from readability import Document
 
-    return _html_to_text(Document(html, url=url).summary(html_partial=True))
+    return html_text(Document(html, url=url).summary(html_partial=True))
 
 
 def _justext(html: str, url: str | None) -> str:
