@@ -241,6 +241,10 @@ _FIELDS = {
 }
 
 
+#: The label each field is scored against.
+_LABELS = {"title": "title", "authors": "author", "date": "publish_date"}
+
+
 def read_labels(path: Path) -> dict[str, str | None]:
     """The ``title``, ``author`` and ``publish_date`` labels of a WCXB ground-truth file."""
     truth = json.loads(path.read_text(encoding="utf-8")).get("ground_truth") or {}
@@ -262,8 +266,13 @@ def evaluate_metadata(
     (:class:`~scrapy_cetd.evaluation.datasets.GoldPage`, with their labels)."""
     root = Path(dataset_root)
     names = ["scrapy_cetd"]
-    if peers:
-        names += [name for name, module in _PEER_MODULES.items() if _installed(module)]
+    if peers:  # a peer that gives no field the set labels (htmldate on Readability's pages) is not run
+        labelled = {key for page in pages for key in page.labels}
+        names += [
+            name
+            for name, module in _PEER_MODULES.items()
+            if any(_LABELS[field] in labelled for field in _FIELDS[name]) and _installed(module)
+        ]
     tasks = [(p.page_id, str(p.html_path), p.url, dict(p.labels), tuple(names)) for p in pages]
     if jobs > 1:  # workers that ignore SIGINT, stopped at once by a Ctrl-C (as map_pages's)
         with interruptible_pool(jobs) as pool:
