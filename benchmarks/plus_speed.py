@@ -18,7 +18,8 @@ page model's part in the metadata included, which ``metadata_identity.py`` does 
 ``--time``: the selection alone (``plus_selection`` on one shared :class:`Page` per page,
 built once), and the whole extraction as ``scrapy-cetd evaluate`` times it (``extract(html,
 algorithm="cetd-plus", with_html=False, with_metadata=False)``: parse, page model,
-selection, text); base and working tree interleaved page by page (which is timed first
+selection, text; with ``--with-metadata`` the metadata too, the crawl's default outputs);
+base and working tree interleaved page by page (which is timed first
 alternates: timed always first, identical code measured 0.95 of its own selection time),
 the best of ``--repeat`` CPU times each, with lxml's parse of the same page timed alongside; on the
 pages of ``--split`` (default: the first, tuning, half).  Reports the medians, their ratio to
@@ -110,7 +111,7 @@ def best_cpu(repeat: int, call: Any, *args: Any) -> float:
     return best
 
 
-def timing(files: list[Path], repeat: int) -> None:
+def timing(files: list[Path], repeat: int, with_metadata: bool = False) -> None:
     from cetd_base.algorithms.plus import plus_selection as base_selection
     from cetd_base.api import extract as base_extract
 
@@ -119,7 +120,7 @@ def timing(files: list[Path], repeat: int) -> None:
     from scrapy_cetd.page import Page
     from scrapy_cetd.parsing import parse_html
 
-    options = {"algorithm": "cetd-plus", "with_html": False, "with_metadata": False}
+    options = {"algorithm": "cetd-plus", "with_html": False, "with_metadata": with_metadata}
     times: dict[str, list[float]] = {name: [] for name in ("parse", "base", "new", "base extract", "new extract")}
     for path in files:
         html = read(path)
@@ -159,7 +160,11 @@ def main() -> int:
         "--algorithms", default="cetd-plus", help="comma-separated algorithms whose outputs --check compares"
     )
     parser.add_argument("--every", type=int, default=1, help="--check compares every n-th page")
-    parser.add_argument("--with-metadata", action="store_true", help="--check compares the metadata too")
+    parser.add_argument(
+        "--with-metadata",
+        action="store_true",
+        help="--check compares the metadata too; --time times the extraction with it",
+    )
     parser.add_argument("--time", action="store_true", help="time the selections")
     parser.add_argument(
         "--split", choices=("first-half", "second-half", "all"), default="first-half", help="the pages timed"
@@ -172,7 +177,7 @@ def main() -> int:
         if args.check:
             status = check(page_files(args.dataset)[:: args.every], args.algorithms.split(","), args.with_metadata)
         if args.time:
-            timing(page_files(args.dataset, args.split), args.repeat)
+            timing(page_files(args.dataset, args.split), args.repeat, args.with_metadata)
     return status
 
 
