@@ -96,8 +96,9 @@ def test_a_story_split_over_twin_containers_keeps_its_start(monkeypatch: pytest.
     text = extract(split_story()).text.splitlines()
     assert text[0].startswith("Opening 0:") and text[-1].startswith("Body 39:")
     assert "Another story" not in text
-    # Before: the first container lay below ``block_floor``'s floor.
-    monkeypatch.setattr(rules, "OFF", frozenset({"twins"}))
+    # Before: the first container lay below ``block_floor``'s floor (its last paragraph
+    # alone reads as the story's lead, ``lead_paragraph``).
+    monkeypatch.setattr(rules, "OFF", frozenset({"twins", "lead_paragraph"}))
     assert extract(split_story()).text.splitlines()[0].startswith("Body 0:")
 
 
@@ -174,3 +175,47 @@ def test_a_list_in_prose_keeps_the_paragraphs_around_it(monkeypatch: pytest.Monk
 def test_a_list_with_little_prose_beside_it_stays_the_top_block() -> None:
     selection = extract(list_in_prose(lead="Findings:"), diagnostics=True).diagnostics
     assert "list_in_prose" not in selection and selection["top_block"].startswith("ul")
+
+
+def led_story(*, far: bool = False) -> str:
+    """An article: a headline, a lead paragraph and a byline beside the story's body (the
+    top block); ``far``: the lead and the headline sit in a header above the body's
+    container, not beside the body."""
+    lead = (
+        "<p class='lead'>The council will rebuild the harbour wall before next winter, "
+        "after the storms opened cracks along most of its length.</p>"
+    )
+    body = "".join(
+        f"<p>Body {i}: engineers surveyed the wall in spring and found the old stones loose "
+        f"along the whole seaward face, where the waves break hardest in winter storms.</p>"
+        for i in range(30)
+    )
+    header = f"<h1>The harbour wall</h1>{lead}<div class='byline'>By Ann Lee</div>"
+    story = f"<div class='body'>{body}</div>"
+    article = (
+        f"<header>{header}</header><section class='story'>{story}</section>"
+        if far
+        else f"<section class='story'>{header}{story}</section>"
+    )
+    return (
+        "<html><head><title>Harbour wall | The Gazette</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        f"<article>{article}</article><footer>Contact us</footer></body></html>"
+    )
+
+
+def test_the_lead_before_the_story_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = extract(led_story()).text
+    assert text.splitlines()[0].startswith("The council will rebuild the harbour wall")
+    assert "Body 29: engineers" in text
+    # Before: its DensitySum lay under ``block_floor``'s floor.
+    monkeypatch.setattr(rules, "OFF", frozenset({"lead_paragraph"}))
+    assert "The council will rebuild" not in extract(led_story()).text
+
+
+def test_a_lead_away_from_the_story_still_goes() -> None:
+    # In a header above the story's container, not beside its body: WCXB's and
+    # Readability's labels leave such a summary out.
+    text = extract(led_story(far=True)).text
+    assert "The council will rebuild" not in text
+    assert "Body 0: engineers" in text
