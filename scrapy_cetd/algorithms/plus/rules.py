@@ -26,7 +26,7 @@ RULES = (
     "items_after_article",  # small repeated items after an article are dropped
     "declared_article_alone",  # prose in a group of alike slots stands alone when declared an article
     "block_floor",  # other blocks need block_ratio x the top block's DensitySum
-    "lead_paragraph",  # ... but the story's lead just before the top block stays
+    "lead_paragraph",  # ... but the story's lead beside the top block, just before it, stays
     "twins",  # siblings alike of the top block complete the story
     "rescued_structures",  # tables, lists of terms and code between kept blocks
     "labelled_parts",  # parts labelled as comments or noise
