@@ -177,13 +177,13 @@ def test_a_list_with_little_prose_beside_it_stays_the_top_block() -> None:
     assert "list_in_prose" not in selection and selection["top_block"].startswith("ul")
 
 
-def led_story(*, far: bool = False) -> str:
+def led_story(*, far: bool = False, lead_class: str = "lead", after: str = "") -> str:
     """An article: a headline, a lead paragraph and a byline beside the story's body (the
     top block); ``far``: the lead and the headline sit in a header above the body's
-    container, not beside the body."""
+    container, not beside the body; ``after``: what follows the body."""
     lead = (
-        "<p class='lead'>The council will rebuild the harbour wall before next winter, "
-        "after the storms opened cracks along most of its length.</p>"
+        f"<div class='{lead_class}'><p>The council will rebuild the harbour wall before next winter, "
+        "after the storms opened cracks along most of its length.</p></div>"
     )
     body = "".join(
         f"<p>Body {i}: engineers surveyed the wall in spring and found the old stones loose "
@@ -191,7 +191,7 @@ def led_story(*, far: bool = False) -> str:
         for i in range(30)
     )
     header = f"<h1>The harbour wall</h1>{lead}<div class='byline'>By Ann Lee</div>"
-    story = f"<div class='body'>{body}</div>"
+    story = f"<div class='body'>{body}</div>{after}"
     article = (
         f"<header>{header}</header><section class='story'>{story}</section>"
         if far
@@ -219,3 +219,16 @@ def test_a_lead_away_from_the_story_still_goes() -> None:
     text = extract(led_story(far=True)).text
     assert "The council will rebuild" not in text
     assert "Body 0: engineers" in text
+
+
+def test_a_lead_labelled_as_a_teaser_stays_and_teasers_after_the_story_go() -> None:
+    # A teaser label names the story's own standfirst before it, and the "read next" cards
+    # after it (an article-only label of ``labelled_parts``).
+    cards = "".join(
+        f"<div class='teaser'><h3>Ferry timetable {i} changes for the summer season</h3>"
+        f"<p>The ferry will run every forty minutes from May, the operator said on Monday.</p></div>"
+        for i in range(2)
+    )
+    text = extract(led_story(lead_class="teaser-text", after=cards)).text
+    assert text.splitlines()[0].startswith("The council will rebuild the harbour wall")
+    assert "Ferry timetable" not in text and "every forty minutes" not in text
