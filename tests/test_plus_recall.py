@@ -232,3 +232,30 @@ def test_a_lead_labelled_as_a_teaser_stays_and_teasers_after_the_story_go() -> N
     text = extract(led_story(lead_class="teaser-text", after=cards)).text
     assert text.splitlines()[0].startswith("The council will rebuild the harbour wall")
     assert "Ferry timetable" not in text and "every forty minutes" not in text
+
+
+def films_page() -> str:
+    """A list article: paragraphs, then a table of films whose titles are links."""
+    intro = "".join(
+        f"<p>Paragraph {i}: films about time loops return to one day again and again, and the "
+        f"genre has grown since the nineties into a staple of science fiction and comedy.</p>"
+        for i in range(6)
+    )
+    rows = "".join(
+        f"<tr><td><a href='/wiki/Film_{i}'>Loop Film {i}</a></td><td>{1990 + i}</td></tr>" for i in range(6)
+    )
+    return (
+        "<html><head><title>Time loop films</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/films'>Films</a></nav>"
+        f"<article><div class='content'>{intro}<table><tr><th>Title</th><th>Year</th></tr>{rows}</table>"
+        "</div></article></body></html>"
+    )
+
+
+def test_a_tables_linked_cells_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = extract(films_page()).text.splitlines()
+    assert any("Loop Film 3" in line for line in lines)
+    assert any("Paragraph 5:" in line for line in lines)
+    # Before: ``link_pruning`` pruned each linked title's cell.
+    monkeypatch.setattr(rules, "OFF", frozenset({"linked_cells"}))
+    assert "Loop Film 3" not in extract(films_page()).text

@@ -34,6 +34,7 @@ from .texts import CREDIT_MAX_CHARS, STOCK_MAX_CHARS, is_credit, is_stock_line
 
 __all__ = [
     "COMMENT_NOTICE_MAX_CHARS",
+    "LINKED_CELL_TAGS",
     "LINKED_HEADING_MIN_CONTEXT",
     "NOISE_MAX_SHARE",
     "PRUNE_BLOCK_MAX_LINK_DENSITY",
@@ -43,6 +44,14 @@ __all__ = [
 
 #: ``link_pruning``: a kept block is pruned only if its own link density is below this.
 PRUNE_BLOCK_MAX_LINK_DENSITY = 0.3
+
+#: ``linked_cells``: ``link_pruning`` never prunes a table's row or cell: a linked name or
+#: product heads a row of data (a film in a list of films, an ingredient, a download), and
+#: a table of links alone still goes whole.  Three dev sets, ``scrapy-cetd evaluate``
+#: (before -> after): wcxb-dev F1 0.86947 -> 0.86955 (17 pages up, 5 down),
+#: trafilatura-eval 0.91544 -> 0.91579 (2 up, none down), readability-pages 0.93705 ->
+#: 0.93746 (3 up, none down).
+LINKED_CELL_TAGS = frozenset({"td", "th", "tr"})
 
 
 #: ``labelled_parts``: a part labelled as noise (not as comments) is removed only if it holds at most
@@ -165,6 +174,7 @@ def prune(
     ranges = [(block + 1, end[block]) for block in scanned]
     # a thread's linked post titles still go
     spare_headings = rules.on("linked_headings") and not info.get("peer_items")
+    spare_cells = rules.on("linked_cells")
     stock = _stock_candidates(page, ranges) if rules.on("stock_lines") else set()
     credits = _credit_candidates(page, ranges) if on_article and rules.on("photo_credits") else set()
     labelled_paragraphs = on_article and rules.on("labelled_paragraphs")
@@ -186,6 +196,7 @@ def prune(
                 (
                     prune_links
                     and tags[node] in BLOCK_TAGS
+                    and not (spare_cells and tags[node] in LINKED_CELL_TAGS)
                     and link_chars[node] >= link_prune * c
                     and not (
                         spare_headings

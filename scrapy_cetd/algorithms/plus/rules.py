@@ -41,6 +41,7 @@ RULES = (
     "contributor_notes",
     "link_pruning",  # link-dense parts of kept blocks
     "linked_headings",  # ... not a linked heading amid its section's text
+    "linked_cells",  # ... nor a table's row or cell
     "stock_lines",
     "quoted_embeds",  # ... not a labelled part that quotes a post (an embedded tweet)
     "comment_notices",  # a short text about comments beside a comment section
