@@ -196,8 +196,8 @@ def prune(
                 (
                     prune_links
                     and tags[node] in BLOCK_TAGS
-                    and not (spare_cells and tags[node] in LINKED_CELL_TAGS)
                     and link_chars[node] >= link_prune * c
+                    and not (spare_cells and tags[node] in LINKED_CELL_TAGS)
                     and not (
                         spare_headings
                         and tags[node] in LINK_PRUNE_SPARED_TAGS
