@@ -102,7 +102,11 @@ def render(
     content, roots = _content_flags(page, selection)
     chosen = _chosen_runs(page, selection, content)
     units, unit_starts, pre_of, unit_is_pre = _text_units(page, content, chosen)
-    kept = _repeated_stretches(units, selection.dedupe_min_chars) if selection.dedupe_min_chars else None
+    kept = (
+        _repeated_stretches(units, selection.dedupe_min_chars, _line_containers(page, chosen, unit_starts))
+        if selection.dedupe_min_chars
+        else None
+    )
     if kept is not None:
         dropped = _dropped_runs(chosen, unit_starts, kept) if with_html or with_markdown else set()
         units = [unit for unit, keep in zip(units, kept) if keep]
@@ -305,10 +309,19 @@ def _nearest(
     return block_of[owner]
 
 
-def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
+def _repeated_stretches(
+    units: list[str], min_chars: int, containers: list[int] | None = None
+) -> list[bool] | None:
     """Which lines to keep (``None``: all): a stretch of consecutive lines that repeats an
     earlier stretch line for line, with ``min_chars`` or more characters in all, is left
     out, and so are the lines after it while they go on repeating the same copy.
+
+    A copy whose first line sits in the same container as the earlier copy's
+    (``containers``, one per line: :func:`_line_containers`) stays: paragraphs repeated
+    side by side in one story are all shown, while a story's second rendering (mobile and
+    desktop markup) lies in a container of its own.  Measured on the three dev sets:
+    readability-pages 0.9375 -> 0.9488 (4 pages up), wcxb-dev 0.86955 -> 0.86970 (10 up, 2
+    down), trafilatura-eval unchanged.
 
     A short repeated line (a name in a results table, a price, a caption's words again in
     the story) is kept: only copies of a passage go, such as an article rendered twice
@@ -351,6 +364,7 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
             for j in earlier.get(unit, ())[-_CANDIDATES:]:
                 if (
                     j + need <= i  # the earlier copy ends before line i
+                    and (containers is None or containers[j] != containers[i])
                     and (
                         need <= _DIRECT_LINES
                         or (hashes[j + need] - hashes[j] * powers[need]) % _HASH_MODULUS == stretch
@@ -363,6 +377,26 @@ def _repeated_stretches(units: list[str], min_chars: int) -> list[bool] | None:
         if kept[i]:
             earlier.setdefault(unit, []).append(i)
     return None if all(kept) else kept
+
+
+def _line_containers(page: Page, chosen: list[int], unit_starts: list[int]) -> list[int]:
+    """For each line (its first run, ``chosen[unit_starts[u]]``), the parent of the nearest
+    line-breaking element holding it: the container the reader sees the line in.  Each
+    element's answer is stored on the way up, so the time is linear at any depth."""
+    tags, parent, owners = page.tags, page.parent, page.run_owner
+    line_of: dict[int, int] = {}
+    containers: list[int] = []
+    for start in unit_starts:
+        node = owners[chosen[start]]
+        path = []
+        while node >= 0 and node not in line_of and tags[node] not in LINE_TAGS:
+            path.append(node)
+            node = parent[node]
+        found = line_of.get(node, node) if node >= 0 else -1
+        for step in path:
+            line_of[step] = found
+        containers.append(parent[found] if found >= 0 else -1)
+    return containers
 
 
 #: The rolling hash of :func:`_repeated_stretches` (a Mersenne prime modulus).

@@ -216,8 +216,8 @@ def test_link_dense_parts_of_a_kept_block_are_pruned() -> None:
 
 def test_a_repeated_passage_is_emitted_once_a_repeated_line_is_kept() -> None:
     passage = (
-        "<p>Share this article with your friends, family and colleagues</p>"
-        "<p>Read more stories like this one on our site</p>"
+        "<div class='share'><p>Share this article with your friends, family and colleagues</p>"
+        "<p>Read more stories like this one on our site</p></div>"
     )
     html = (
         f"<body><div><p>Kyle Busch</p>{paragraphs(3)}{passage}"
@@ -230,7 +230,8 @@ def test_a_repeated_passage_is_emitted_once_a_repeated_line_is_kept() -> None:
 
 
 def test_renderer_dedupe_is_opt_in() -> None:
-    page = page_of("<body><p>same line here</p><p>and the next</p><p>same line here</p><p>and the next</p></body>")
+    copy = "<div><p>same line here</p><p>and the next</p></div>"
+    page = page_of(f"<body>{copy}{copy}</body>")
     assert render(page, Selection(threshold=None, subtrees={0}))[0].count("same line here") == 2
     assert render(page, Selection(threshold=None, subtrees={0}, dedupe_min_chars=10))[0].count("same line here") == 1
 

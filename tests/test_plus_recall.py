@@ -96,8 +96,9 @@ def test_a_story_split_over_twin_containers_keeps_its_start(monkeypatch: pytest.
     text = extract(split_story()).text.splitlines()
     assert text[0].startswith("Opening 0:") and text[-1].startswith("Body 39:")
     assert "Another story" not in text
-    # Before: the first container lay below ``block_floor``'s floor.
-    monkeypatch.setattr(rules, "OFF", frozenset({"twins"}))
+    # Before: the first container lay below ``block_floor``'s floor (its last paragraph
+    # alone reads as the story's lead, ``lead_paragraph``).
+    monkeypatch.setattr(rules, "OFF", frozenset({"twins", "lead_paragraph"}))
     assert extract(split_story()).text.splitlines()[0].startswith("Body 0:")
 
 
@@ -174,3 +175,87 @@ def test_a_list_in_prose_keeps_the_paragraphs_around_it(monkeypatch: pytest.Monk
 def test_a_list_with_little_prose_beside_it_stays_the_top_block() -> None:
     selection = extract(list_in_prose(lead="Findings:"), diagnostics=True).diagnostics
     assert "list_in_prose" not in selection and selection["top_block"].startswith("ul")
+
+
+def led_story(*, far: bool = False, lead_class: str = "lead", after: str = "") -> str:
+    """An article: a headline, a lead paragraph and a byline beside the story's body (the
+    top block); ``far``: the lead and the headline sit in a header above the body's
+    container, not beside the body; ``after``: what follows the body."""
+    lead = (
+        f"<div class='{lead_class}'><p>The council will rebuild the harbour wall before next winter, "
+        "after the storms opened cracks along most of its length.</p></div>"
+    )
+    body = "".join(
+        f"<p>Body {i}: engineers surveyed the wall in spring and found the old stones loose "
+        f"along the whole seaward face, where the waves break hardest in winter storms.</p>"
+        for i in range(30)
+    )
+    header = f"<h1>The harbour wall</h1>{lead}<div class='byline'>By Ann Lee</div>"
+    story = f"<div class='body'>{body}</div>{after}"
+    article = (
+        f"<header>{header}</header><section class='story'>{story}</section>"
+        if far
+        else f"<section class='story'>{header}{story}</section>"
+    )
+    return (
+        "<html><head><title>Harbour wall | The Gazette</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        f"<article>{article}</article><footer>Contact us</footer></body></html>"
+    )
+
+
+def test_the_lead_before_the_story_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = extract(led_story()).text
+    assert text.splitlines()[0].startswith("The council will rebuild the harbour wall")
+    assert "Body 29: engineers" in text
+    # Before: its DensitySum lay under ``block_floor``'s floor.
+    monkeypatch.setattr(rules, "OFF", frozenset({"lead_paragraph"}))
+    assert "The council will rebuild" not in extract(led_story()).text
+
+
+def test_a_lead_away_from_the_story_still_goes() -> None:
+    # In a header above the story's container, not beside its body: WCXB's and
+    # Readability's labels leave such a summary out.
+    text = extract(led_story(far=True)).text
+    assert "The council will rebuild" not in text
+    assert "Body 0: engineers" in text
+
+
+def test_a_lead_labelled_as_a_teaser_stays_and_teasers_after_the_story_go() -> None:
+    # A teaser label names the story's own standfirst before it, and the "read next" cards
+    # after it (an article-only label of ``labelled_parts``).
+    cards = "".join(
+        f"<div class='teaser'><h3>Ferry timetable {i} changes for the summer season</h3>"
+        f"<p>The ferry will run every forty minutes from May, the operator said on Monday.</p></div>"
+        for i in range(2)
+    )
+    text = extract(led_story(lead_class="teaser-text", after=cards)).text
+    assert text.splitlines()[0].startswith("The council will rebuild the harbour wall")
+    assert "Ferry timetable" not in text and "every forty minutes" not in text
+
+
+def films_page() -> str:
+    """A list article: paragraphs, then a table of films whose titles are links."""
+    intro = "".join(
+        f"<p>Paragraph {i}: films about time loops return to one day again and again, and the "
+        f"genre has grown since the nineties into a staple of science fiction and comedy.</p>"
+        for i in range(6)
+    )
+    rows = "".join(
+        f"<tr><td><a href='/wiki/Film_{i}'>Loop Film {i}</a></td><td>{1990 + i}</td></tr>" for i in range(6)
+    )
+    return (
+        "<html><head><title>Time loop films</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/films'>Films</a></nav>"
+        f"<article><div class='content'>{intro}<table><tr><th>Title</th><th>Year</th></tr>{rows}</table>"
+        "</div></article></body></html>"
+    )
+
+
+def test_a_tables_linked_cells_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = extract(films_page()).text.splitlines()
+    assert any("Loop Film 3" in line for line in lines)
+    assert any("Paragraph 5:" in line for line in lines)
+    # Before: ``link_pruning`` pruned each linked title's cell.
+    monkeypatch.setattr(rules, "OFF", frozenset({"linked_cells"}))
+    assert "Loop Film 3" not in extract(films_page()).text

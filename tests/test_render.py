@@ -267,9 +267,20 @@ def test_a_repeated_passage_leaves_text_html_and_markdown_alike() -> None:
     assert kept.count("Share this story") == 2
 
 
+def test_paragraphs_repeated_side_by_side_in_one_container_all_stay() -> None:
+    """A reader sees every copy of a paragraph repeated inside one story; a copy in a
+    container of its own (the story's second rendering) goes."""
+    story = f"<article>{STORY}{STORY}</article>"
+    text = render(page_of(f"<body>{story}</body>"), Selection(threshold=None, subtrees={0}, dedupe_min_chars=100))[0]
+    assert text.count("Paragraph one of the story") == 2
+    twice = f"<body><div class='desktop'>{STORY}</div><div class='mobile'>{STORY}</div></body>"
+    text = render(page_of(twice), Selection(threshold=None, subtrees={0}, dedupe_min_chars=100))[0]
+    assert text.count("Paragraph one of the story") == 1
+
+
 def test_repeated_stretches_are_found_in_linear_time() -> None:
     lines = [f"line {i % 7} " * 5 for i in range(20000)]
-    page = page_of("<body>" + "".join(f"<p>{line}</p>" for line in lines) + "</body>")
+    page = page_of("<body>" + "".join(f"<div><p>{line}</p></div>" for line in lines) + "</body>")
     text = render(page, Selection(threshold=None, subtrees={0}, dedupe_min_chars=50))[0]
     assert text.split("\n") == [" ".join(line.split()) for line in lines[:7]]
 

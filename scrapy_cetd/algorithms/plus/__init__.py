@@ -18,7 +18,8 @@ ablation).  In the order the selection applies them (:func:`.pipeline.plus_selec
   the top block's repeated item kept (``peer_items``); small repeated items after an
   article dropped (``items_after_article``; ``declared_article_alone`` reads prose in a
   group of alike slots as an article when the page declares one); the others need
-  ``block_ratio`` times the top block's DensitySum (``block_floor``).  Siblings alike of the
+  ``block_ratio`` times the top block's DensitySum (``block_floor``), but for the story's
+  lead just before the top block, beside it (``lead_paragraph``).  Siblings alike of the
   top block complete the story (``twins``); tables, lists of terms and code between kept
   blocks are rescued (``rescued_structures``).
 - Pruning (:mod:`.pruning`, :mod:`.edges`): ``labelled_parts``, ``form_parts``,

@@ -12,7 +12,7 @@ from ...page import Page, composite_densities
 from ...registry import Algorithm, Param, register
 from ..cetd import densitysum_threshold, extract_content, subtree_best, top_block
 from . import rules
-from .blocks import filter_blocks, list_in_prose, rescue_structures, top_outside_chrome, twins_of_top
+from .blocks import filter_blocks, lead_of_top, list_in_prose, rescue_structures, top_outside_chrome, twins_of_top
 from .comments import comment_sections, posted_comments
 from .declared import undeclared_parts
 from .kinds import forum_furniture, product_noise_roots
@@ -149,6 +149,9 @@ def plus_selection(
     else:
         marked = extract_content(page, (density >= threshold).tolist(), subtree_best(page, density_sum), top)
         blocks, report = filter_blocks(page, marked, top, density_sum, block_ratio, peer_min, info, positions)
+        if rules.on("lead_paragraph") and (lead := lead_of_top(page, marked, blocks, top, counts)) is not None:
+            info["lead_paragraph"] = Named(lead)
+            blocks = sorted([*blocks, lead])
         if not rules.on("twins"):
             pass
         elif info.get("top_is_lone_prose") and "peer_items" not in info:  # a group's items are no twins

@@ -26,6 +26,7 @@ RULES = (
     "items_after_article",  # small repeated items after an article are dropped
     "declared_article_alone",  # prose in a group of alike slots stands alone when declared an article
     "block_floor",  # other blocks need block_ratio x the top block's DensitySum
+    "lead_paragraph",  # ... but the story's lead beside the top block, just before it, stays
     "twins",  # siblings alike of the top block complete the story
     "rescued_structures",  # tables, lists of terms and code between kept blocks
     "labelled_parts",  # parts labelled as comments or noise
@@ -40,6 +41,7 @@ RULES = (
     "contributor_notes",
     "link_pruning",  # link-dense parts of kept blocks
     "linked_headings",  # ... not a linked heading amid its section's text
+    "linked_cells",  # ... nor a table's row or cell
     "stock_lines",
     "quoted_embeds",  # ... not a labelled part that quotes a post (an embedded tweet)
     "comment_notices",  # a short text about comments beside a comment section
