@@ -119,6 +119,21 @@ def test_an_arabic_dateline_dates_the_page() -> None:
     assert meta.date_published == "2021-03-23"
 
 
+def test_a_second_declared_date_that_the_page_shows_is_the_publish_date() -> None:
+    """JSON-LD and ``<meta>`` declare two days; the dateline shows the meta's: the reader's date."""
+    head = ld({"@type": "NewsArticle", "headline": "Bridge costs double", "datePublished": "2023-11-03T10:25:56+00:00"})
+    shown = "<h1>Bridge costs double</h1><p>6. November 2023, 15:25 Uhr</p>"
+    meta = meta_of(head + '<meta property="article:published_time" content="2023-11-06T14:25:00+00:00">', shown)
+    assert meta.date_published == "2023-11-06T14:25:00+00:00"
+    assert meta_of(head, shown).date_published == "2023-11-03T10:25:56+00:00"  # a later shown day alone: declared
+
+
+def test_a_date_opening_a_paragraph_after_the_headline_dates_the_page() -> None:
+    words = " Der Arbeitsmarkt ist gut in das Jahr gestartet, die Zahl der Arbeitslosen sank im Januar deutlich."
+    assert meta_of(body=f"<h1>Bridge costs double</h1><p>01.02.2022 –{words}</p>").date_published == "2022-02-01"
+    assert meta_of(body=f"<h1>Bridge costs double</h1><p>Am 01.02.2022{words}</p>").date_published is None
+
+
 @pytest.mark.parametrize("name", ["ptime", "pdate", "og:regdate", "article:publicationdate", "displaydate"])
 def test_publish_date_meta_names_of_news_sites_elsewhere(name: str) -> None:
     assert meta_of(f'<meta name="{name}" content="2021-03-23 10:20:00">').date_published == "2021-03-23T10:20:00"
