@@ -6,6 +6,7 @@ outlet glued to a name, a front page's own title."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -260,3 +261,19 @@ def test_a_date_of_ours_is_not_asked_of_htmldate(monkeypatch: pytest.MonkeyPatch
     assert not asked
     assert dated(body=ABBR_ONLY) is None  # its failure is no date, never ours
     assert len(asked) == 1
+
+
+def test_htmldate_is_asked_from_extract_and_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("htmldate")
+    from scrapy_cetd.cli import main
+
+    html = f"<html><head><title>Bridge costs double</title></head><body>{ABBR_ONLY}{BODY}</body></html>"
+    assert extract(html, with_htmldate=True).metadata.date_published == "2021-03-23"  # type: ignore[union-attr]
+    assert extract(html).metadata.date_published is None  # type: ignore[union-attr]
+    page = tmp_path / "page.html"
+    page.write_text(html, encoding="utf-8")
+    for flags, expected in ((["--htmldate"], "2021-03-23"), ([], None)):
+        assert main(["extract", str(page), "--format", "json", *flags]) == 0
+        assert json.loads(capsys.readouterr().out)["metadata"]["date_published"] == expected
