@@ -61,6 +61,7 @@ def extract(
     with_markdown: bool = False,
     with_metadata: bool = True,
     with_comments: bool = False,
+    with_htmldate: bool = False,
     max_size: int = EXTRACT_MAX_SIZE,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
     **params: Any,
@@ -75,7 +76,10 @@ def extract(
 
     Outputs: ``text`` and ``title``; ``html`` (cleaned) unless ``with_html=False``;
     ``metadata`` unless ``with_metadata=False`` (``title`` is then the ``<title>``);
-    ``markdown`` with ``with_markdown=True``; ``comments`` (the comment section, never in
+    ``markdown`` with ``with_markdown=True``; ``with_htmldate=True`` asks htmldate (the
+    ``metadata`` extra) for the publish date where the metadata's own sources find none
+    (more dates, more false positives, a second parse of those pages: docs/metadata.md);
+    ``comments`` (the comment section, never in
     ``text``; found by ``cetd-plus`` only) with ``with_comments=True``; ``diagnostics``
     (the algorithm's numbers and the per-node statistics) with ``diagnostics=True``.
     An output not asked for is ``""`` or ``None``.
@@ -103,6 +107,7 @@ def extract(
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
         with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,
+        with_htmldate=with_htmldate,
     )
 
 
@@ -117,6 +122,7 @@ def extract_tree(
     with_markdown: bool = False,
     with_metadata: bool = True,
     with_comments: bool = False,
+    with_htmldate: bool = False,
     **params: Any,
 ) -> Extraction:
     """Extract from an already parsed lxml tree (which is cleaned in place) or a :class:`Page`.
@@ -142,6 +148,7 @@ def extract_tree(
     return _run(
         page, algorithm, coefficient, resolved, diagnostics,
         with_html=with_html, with_markdown=with_markdown, with_metadata=with_metadata, with_comments=with_comments,
+        with_htmldate=with_htmldate,
     )
 
 
@@ -197,17 +204,18 @@ def _run(
     with_markdown: bool,
     with_metadata: bool,
     with_comments: bool,
+    with_htmldate: bool = False,
 ) -> Extraction:
     if page.is_frameset or not page.chars or page.chars[0] == 0:
         reason = "frameset" if page.is_frameset else "no-text"
         result = _empty(algorithm, reason, page.url, coefficient, page.title)
         if with_metadata:
-            result.metadata = extract_metadata(page)
+            result.metadata = extract_metadata(page, with_htmldate=with_htmldate)
             result.title = result.metadata.title or result.title
         return result
     selection = get_algorithm(algorithm).select(page, coefficient, **params)
     text, html, markdown = render(page, selection, with_html=with_html, with_markdown=with_markdown)
-    metadata = extract_metadata(page, text) if with_metadata else None
+    metadata = extract_metadata(page, text, with_htmldate) if with_metadata else None
     info = None
     if diagnostics:
         info = dict(selection.diagnostics)

@@ -247,6 +247,12 @@ def train_page_types(args: argparse.Namespace) -> str:
     _require_sklearn()
     samples = page_type_samples(Path(args.dataset), args.jobs)
     sites = len(set(samples.groups))
+    if args.drop:  # an ablation: the cross-validation without these features, no model written
+        unknown = sorted(set(args.drop) - set(FEATURE_NAMES))
+        if unknown:
+            raise SystemExit(f"unknown features: {', '.join(unknown)}")
+        kept = [k for k, name in enumerate(FEATURE_NAMES) if name not in args.drop]
+        samples = Samples(samples.features[:, kept], samples.labels, samples.groups, samples.ids)
 
     def fit(features: np.ndarray, labels: list[str]) -> dict[str, Any]:
         return fit_logistic(features, labels, PAGE_TYPES, c=args.c)
@@ -258,6 +264,8 @@ def train_page_types(args: argparse.Namespace) -> str:
         "",
         *_scores_table(samples.labels, predicted, PAGE_TYPES),
     ]
+    if args.drop:
+        return "\n".join([*lines, "", f"Without {', '.join(args.drop)}: no model written."]) + "\n"
     arrays = fit(samples.features, samples.labels)
     arrays["feature_names"] = np.array(FEATURE_NAMES)
     out = Path(args.out)
@@ -282,6 +290,10 @@ def _page_types_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=str(MODELS_DIR / "page_types.npz"), help="where the model is written")
     parser.add_argument("--folds", type=int, default=5, help="cross-validation folds (grouped by site)")
     parser.add_argument("--c", type=float, default=0.1, help="inverse L2 regularisation strength")
+    parser.add_argument(
+        "--drop", action="append", default=[], metavar="FEATURE",
+        help="leave this feature out (repeatable): report the cross-validation only, write no model",
+    )
     parser.add_argument(
         "--check", action="append", default=[],
         help="a trafilatura-eval or readability-pages directory: report the share classified as article",

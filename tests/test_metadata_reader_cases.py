@@ -6,6 +6,7 @@ outlet glued to a name, a front page's own title."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -117,6 +118,21 @@ def test_dates_in_other_scripts_and_digits(text: str, expected: str) -> None:
 def test_an_arabic_dateline_dates_the_page() -> None:
     meta = meta_of(body="<h1>Bridge costs double</h1><p>نشر في ٢٣ مارس ٢٠٢١</p>")
     assert meta.date_published == "2021-03-23"
+
+
+def test_a_second_declared_date_that_the_page_shows_is_the_publish_date() -> None:
+    """JSON-LD and ``<meta>`` declare two days; the dateline shows the meta's: the reader's date."""
+    head = ld({"@type": "NewsArticle", "headline": "Bridge costs double", "datePublished": "2023-11-03T10:25:56+00:00"})
+    shown = "<h1>Bridge costs double</h1><p>6. November 2023, 15:25 Uhr</p>"
+    meta = meta_of(head + '<meta property="article:published_time" content="2023-11-06T14:25:00+00:00">', shown)
+    assert meta.date_published == "2023-11-06T14:25:00+00:00"
+    assert meta_of(head, shown).date_published == "2023-11-03T10:25:56+00:00"  # a later shown day alone: declared
+
+
+def test_a_date_opening_a_paragraph_after_the_headline_dates_the_page() -> None:
+    words = " Der Arbeitsmarkt ist gut in das Jahr gestartet, die Zahl der Arbeitslosen sank im Januar deutlich."
+    assert meta_of(body=f"<h1>Bridge costs double</h1><p>01.02.2022 –{words}</p>").date_published == "2022-02-01"
+    assert meta_of(body=f"<h1>Bridge costs double</h1><p>Am 01.02.2022{words}</p>").date_published is None
 
 
 @pytest.mark.parametrize("name", ["ptime", "pdate", "og:regdate", "article:publicationdate", "displaydate"])
@@ -245,3 +261,19 @@ def test_a_date_of_ours_is_not_asked_of_htmldate(monkeypatch: pytest.MonkeyPatch
     assert not asked
     assert dated(body=ABBR_ONLY) is None  # its failure is no date, never ours
     assert len(asked) == 1
+
+
+def test_htmldate_is_asked_from_extract_and_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("htmldate")
+    from scrapy_cetd.cli import main
+
+    html = f"<html><head><title>Bridge costs double</title></head><body>{ABBR_ONLY}{BODY}</body></html>"
+    assert extract(html, with_htmldate=True).metadata.date_published == "2021-03-23"  # type: ignore[union-attr]
+    assert extract(html).metadata.date_published is None  # type: ignore[union-attr]
+    page = tmp_path / "page.html"
+    page.write_text(html, encoding="utf-8")
+    for flags, expected in ((["--htmldate"], "2021-03-23"), ([], None)):
+        assert main(["extract", str(page), "--format", "json", *flags]) == 0
+        assert json.loads(capsys.readouterr().out)["metadata"]["date_published"] == expected

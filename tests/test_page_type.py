@@ -169,7 +169,16 @@ def test_training_command_reports_grouped_cross_validation(tmp_path, monkeypatch
     samples = Samples(features, labels, [f"s{k % 10}" for k in range(40)], [str(k) for k in range(40)])
     monkeypatch.setattr(training, "page_type_samples", lambda dataset, jobs: samples)
     out = tmp_path / "page_types.npz"
-    args = argparse.Namespace(dataset="synthetic", jobs=1, out=str(out), folds=5, c=0.1, check=[])
+    args = argparse.Namespace(dataset="synthetic", jobs=1, out=str(out), folds=5, c=0.1, check=[], drop=[])
     report = training.train_page_types(args)
     assert "40 pages, 10 sites; 5-fold cross-validation grouped by site" in report
     assert "| **article vs rest** | 20 |" in report and out.is_file()
+    # an ablation: the cross-validation without the informative feature is reported, no model written
+    ablated = tmp_path / "ablated.npz"
+    args = argparse.Namespace(
+        dataset="synthetic", jobs=1, out=str(ablated), folds=5, c=0.1, check=[], drop=[FEATURE_NAMES[0]]
+    )
+    report = training.train_page_types(args)
+    assert f"Without {FEATURE_NAMES[0]}: no model written." in report and not ablated.exists()
+    with pytest.raises(SystemExit):
+        training.train_page_types(argparse.Namespace(**{**vars(args), "drop": ["no_such_feature"]}))

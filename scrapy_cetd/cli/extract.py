@@ -146,6 +146,7 @@ def _extract_command(args: argparse.Namespace) -> int:
                 diagnostics=args.diagnostics,
                 with_markdown=args.format == "markdown" or args.with_markdown,
                 with_comments=args.with_comments,
+                with_htmldate=args.htmldate,
                 max_size=0,  # the file was read up to --max-size
                 **params,
             )
@@ -225,5 +226,9 @@ def add_extract_command(commands: Any) -> None:
         "--with-comments", action="store_true",
         help="add the page's comment section (\"comments\", never part of the text; found by cetd-plus) "
         "to the JSON record",
+    )
+    ex.add_argument(
+        "--htmldate", action="store_true",
+        help="ask htmldate (the 'metadata' extra) for the publish date where the metadata's own sources find none",
     )
     ex.set_defaults(handler=_extract_command)

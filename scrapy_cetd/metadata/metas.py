@@ -5,7 +5,9 @@ value): for each field, the names of :data:`_META_SOURCES` in their order (OpenG
 Twitter, Dublin Core, Parse.ly, Sailthru, Highwire, ...); the authors also from a
 ``twitter:label``/``twitter:data`` "Written by" pair first (:func:`_twitter_author`), a
 surname-first name turned (:func:`_given_name_first`); the publish date failing the known
-names from any other ``<meta>`` naming one (:data:`_PUBLISHED_META`).
+names from any other ``<meta>`` naming one (:data:`_PUBLISHED_META`); when JSON-LD gave the
+publish date, the ``<meta>``'s as ``other_published`` (the dateline may show that one:
+:func:`.dates._check_declared_date`).
 """
 
 from __future__ import annotations
@@ -148,7 +150,12 @@ def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
     for name, keys in _META_SOURCES.items():
         if name == "authors":
             _put(found, name, _twitter_author(metas))
-        if found.get(name) or metas.keys().isdisjoint(keys):  # (most of a page's fields name none)
+        if metas.keys().isdisjoint(keys):  # (most of a page's fields name none)
+            continue
+        if found.get(name):
+            if name == "date_published":  # a second declared date: the dateline may show it
+                values = (value for key in keys for value in metas.get(key, ()))
+                _put(found, "other_published", next(filter(None, map(parse_date, values)), None))
             continue
         if name == "authors":  # lazily: _merge_authors reads the first _MAX_AUTHORS values only
             names = (
