@@ -353,6 +353,28 @@ def test_page_types_keep_only_those_types() -> None:
         CetdConfig.from_settings(get_crawler(settings_dict={"CETD_ON_OTHER_PAGE_TYPE": "hide"}).settings)
 
 
+def test_htmldate_is_asked_when_the_setting_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CETD_HTMLDATE passes ``with_htmldate`` to the extraction (off by default); without
+    htmldate installed the crawl stops at start, naming the setting and the extra."""
+    from scrapy_cetd.crawl import pipelines, settings
+
+    asked: list[bool] = []
+    extract_tree = pipelines.extract_tree
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs["with_htmldate"])
+        return extract_tree(*args, **kwargs)
+
+    monkeypatch.setattr(pipelines, "extract_tree", recording)
+    for value in (False, True):
+        components = Components({"CETD_HTMLDATE": value} if value else {})
+        assert RIVER_FIRST in components.scrape(components.download("http://site.test/river", RIVER), {})["text"]
+    assert asked == [False, True]
+    monkeypatch.setattr(settings.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(InvalidSetting, match=r"CETD_HTMLDATE: htmldate is not installed; pip install"):
+        CetdConfig.from_settings(get_crawler(settings_dict={"CETD_HTMLDATE": True}).settings)
+
+
 def test_extraction_errors_keep_the_item_or_drop_it(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
     from scrapy_cetd.crawl import pipelines
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import difflib
+import importlib.util
 import json
 import logging
 import math
@@ -97,6 +98,7 @@ DEFAULTS: Mapping[str, Any] = MappingProxyType({
     "CETD_LEASE_SECONDS": 30.0,
     "CETD_REDIS_LOST_CLOSE": 60.0,
     "CETD_PAGE_TYPES": (),  # every type
+    "CETD_HTMLDATE": False,
     "CETD_ON_OTHER_PAGE_TYPE": "drop",
 })
 #: Every ``CETD_*`` setting: another ``CETD_*`` name is a misspelling, and the crawl warns
@@ -209,6 +211,8 @@ class ExtractionOptions:
     metadata: bool = True
     #: Find the comment section (only when an item field receives it).
     comments: bool = False
+    #: Ask htmldate for the publish date where the metadata's own sources find none.
+    htmldate: bool = False
 
     def keywords(self) -> dict[str, Any]:
         """Keyword arguments for :func:`scrapy_cetd.extract_tree`."""
@@ -220,8 +224,16 @@ class ExtractionOptions:
             "with_markdown": self.markdown,
             "with_metadata": self.metadata,
             "with_comments": self.comments,
+            "with_htmldate": self.htmldate,
             **dict(self.params),
         }
+
+
+def _htmldate(wanted: bool) -> bool:
+    """``CETD_HTMLDATE``, checked: htmldate must be installed (the ``metadata`` extra)."""
+    if wanted and importlib.util.find_spec("htmldate") is None:
+        raise InvalidSetting("CETD_HTMLDATE: htmldate is not installed; pip install 'scrapy-cetd[metadata]'")
+    return wanted
 
 
 def _algorithm(name: str, value: Any) -> str:
@@ -506,6 +518,7 @@ class CetdConfig:
                 markdown="markdown" in output_fields,
                 metadata=bool(page_types) or any(o == "title" or o in METADATA_OUTPUTS for o in output_fields),
                 comments="comments" in output_fields,
+                htmldate=_htmldate(read_setting(settings, "CETD_HTMLDATE", "getbool")),
             ),
             output_fields=output_fields,
             on_short_text=choice_setting(
@@ -580,5 +593,5 @@ class CetdConfig:
         )
         return ExtractionOptions(
             algorithm, coefficient, resolved, min_length, base.diagnostics, base.html,
-            markdown=base.markdown, metadata=base.metadata, comments=base.comments,
+            markdown=base.markdown, metadata=base.metadata, comments=base.comments, htmldate=base.htmldate,
         )
