@@ -112,3 +112,23 @@ def test_a_sentence_about_a_photo_stays() -> None:
         "(Image credit: Getty Images)",
     ):
         assert plus.is_credit(credit)
+
+
+def test_a_heading_whose_links_were_pruned_is_out_of_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``orphan_headings``: ``link_pruning`` removes the list of links; its heading, alone in
+    # its box, goes with it.
+    links = "".join(f"<li><a href='/story/{i}'>Another story about the town number {i}</a></li>" for i in range(5))
+    heading = "More reading on the harbour, the council and the winter storms"
+    related = f"<div class='box'><h3>{heading}</h3><ul>{links}</ul></div>"
+    html = story_page(last=related)
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(rules, "OFF", frozenset({"orphan_headings"}))
+    assert lines(extract(html).text) == [*STORY, heading]
+
+
+def test_a_heading_over_its_section_or_alone_stays() -> None:
+    section = "<div class='box'><h3>What happens next</h3><p>Work starts in May.</p></div>"
+    assert lines(extract(story_page(last=section)).text) == [*STORY, "What happens next", "Work starts in May."]
+    # Nothing left out after it in its box (a picture, not text): the heading stays.
+    figure = "<div class='box'><h3>The wall in March</h3><img src='wall.jpg'></div>"
+    assert lines(extract(story_page(last=figure)).text) == [*STORY, "The wall in March"]
