@@ -1,6 +1,6 @@
 """Pruning inside and around the kept blocks: ``labelled_parts``, ``form_parts``,
 ``headline``, ``link_pruning`` (not ``linked_headings``), ``stock_lines``,
-``labelled_paragraphs`` and ``photo_credits``; on articles the story's edges (:mod:`.edges`)."""
+``labelled_paragraphs``, ``photo_credits`` and ``read_also_lines``; on articles the story's edges (:mod:`.edges`)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from .data import (
     MODERATION_WORDS,
     QUOTE_TAGS,
     SCANNED_TAGS,
+    STOCK_LINE,
     STOCK_RUNS,
 )
 from .edges import story_edges
@@ -37,6 +38,7 @@ __all__ = [
     "NOISE_MAX_SHARE",
     "PRUNE_BLOCK_MAX_LINK_DENSITY",
     "QUOTE_MIN_SHARE",
+    "READ_ALSO_MAX_CHARS",
     "prune",
 ]
 
@@ -166,6 +168,7 @@ def prune(
     spare_headings = rules.on("linked_headings") and not info.get("peer_items")
     stock = _stock_candidates(page, ranges) if rules.on("stock_lines") else set()
     credits = _credit_candidates(page, ranges) if on_article and rules.on("photo_credits") else set()
+    read_also = _read_also_candidates(page, ranges) if on_article and rules.on("read_also_lines") else set()
     labelled_paragraphs = on_article and rules.on("labelled_paragraphs")
     link_pruning = link_prune <= 1.0 and rules.on("link_pruning")
     for block, (start, stop) in zip(scanned, ranges):
@@ -196,6 +199,7 @@ def prune(
                 or (node in stock and tags[node] in LINE_TAGS and is_stock_line(element_text(page.elements[node])))
                 or (labelled_paragraphs and tags[node] in ARTICLE_LABELLED_TAGS and _article_noise_label(page, node))
                 or (node in credits and tags[node] in LINE_TAGS and is_credit(element_text(page.elements[node])))
+                or (node in read_also and tags[node] in LINE_TAGS and _is_read_also(page, node))
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
@@ -304,3 +308,35 @@ def _comment_notices(
             removed[x : end[x]] = [True] * (end[x] - x)
             found.append(x)
     return found
+
+
+#: ``read_also_lines``: a line of at most this many characters that opens with a stock line
+#: and a colon, the rest of it mostly links: "Lesen Sie auch: <a>...</a>", "LE PUEDE
+#: INTERESAR: <a>...</a>", "Czytaj też: <a>...</a>".  On articles only; ``scrapy-cetd
+#: evaluate`` on the three dev sets: trafilatura-eval 0.9186 -> 0.9193 (5 boilerplate
+#: snippets fewer, none of the story's lost), wcxb-dev 0.86964 -> 0.86966, readability-pages
+#: unchanged.
+READ_ALSO_MAX_CHARS = 250
+
+
+def _read_also_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
+    """``read_also_lines``'s candidates in the element ranges the pruning scan reads: the
+    owners of text runs that are stock lines (``stock_lines``'s scan) among the elements
+    of at most ``READ_ALSO_MAX_CHARS`` characters, and their ancestors as short."""
+    if not ranges:
+        return set()
+    runs = short_runs(page, READ_ALSO_MAX_CHARS, ranges)
+    joined = joined_runs(page, runs)
+    hits = [m.start() for m in STOCK_RUNS.finditer(joined)]
+    return owners_of_hits(page, runs, joined, hits, READ_ALSO_MAX_CHARS) if hits else set()
+
+
+def _is_read_also(page: Page, i: int) -> bool:
+    """``read_also_lines``: element ``i``'s text opens with a stock line ending in a colon,
+    and links hold at least half of the characters after it."""
+    text = element_text(page.elements[i])
+    opening = STOCK_LINE.match(text)
+    if opening is None or not opening.group().rstrip().endswith(":"):
+        return False
+    rest = len(text) - opening.end()
+    return rest > 0 and 2 * page.link_chars[i] >= rest
