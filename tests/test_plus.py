@@ -153,8 +153,9 @@ def test_divs_told_apart_by_their_ids_alone_are_no_repeated_group() -> None:
     info: dict = {}
     assert plus.filter_blocks(page, [p0, p1, p2], p1, density_sum, 0.1, 3, info)[0] == [p1]
     assert "peer_items" not in info
-    # Classless sections (a manual's chapters) and divs alike by their class still are.
-    for item in ("<section id='{}'>", "<div class='col' id='{}'>"):
+    # Classless sections (a manual's chapters), divs alike by their class and divs whose
+    # ids differ in digits only (a forum's posts, div#post1, div#post2) still are.
+    for item in ("<section id='{}'>", "<div class='col' id='{}'>", "<div id='post{}'>"):
         close = "</section>" if item.startswith("<section") else "</div>"
         columns = "".join(item.format(f"c{i}") + f"<p id='p{i}'>x</p>{close}" for i in range(3))
         page = page_of(f"<body><div id='wrap'>{columns}</div></body>")
