@@ -29,27 +29,19 @@ def orphan_headings(page: Page, blocks: list[int], removed: list[bool], dropped:
     0.9141 (7 boilerplate snippets fewer, no story snippet lost), wcxb-dev 0.86945 ->
     0.86942 (24 pages up, 11 down), readability-pages 0.9367 both."""
     tags, end, chars, parent = page.tags, page.end, page.chars, page.parent
-    inside = np.zeros(len(page), dtype=bool)
+    inside = bytearray(len(page))
     candidates: list[int] = []
     for block in sorted(blocks):
         if inside[block]:
             continue
-        inside[block : end[block]] = True
+        inside[block : end[block]] = b"\x01" * (end[block] - block)
         for h in compress(range(block, end[block]), map(HEADING_TAGS.__contains__, tags[block : end[block]])):
             if 0 < chars[h] <= HEADING_MAX_CHARS and not removed[h]:
                 candidates.append(h)
     if not candidates:
         return []
     owners = page.run_owner_array
-    selected = inside[owners] & ~np.frombuffer(bytes(removed), dtype=bool)[owners]
-    read = ~np.frombuffer(bytes(dropped), dtype=bool)[owners]
-    run_chars = page.run_chars_array
-    kept = np.concatenate(([0], np.cumsum(np.where(selected, run_chars, 0))))
-    left_out = np.concatenate(([0], np.cumsum(np.where(~selected & read, run_chars, 0))))
-    keys = page.run_key_array
-    # Each run's place in document order: an element's text at 2i, a tail after its
-    # element's subtree, at 2 end - 1 (non-decreasing over the runs).
-    place = np.where(keys & 1, 2 * np.asarray(end)[keys >> 1] - 1, keys)
+    run_chars = page.run_chars
     found = []
     for h in candidates:
         if removed[h]:
@@ -57,13 +49,32 @@ def orphan_headings(page: Page, blocks: list[int], removed: list[bool], dropped:
         container = parent[h]
         while container > 0 and chars[container] == chars[h]:
             container = parent[container]
-        first = int(np.searchsorted(place, 2 * end[h] - 1))
-        while first < len(owners) and h <= owners[first] < end[h]:
-            first += 1  # a tail inside the heading
-        last = int(np.searchsorted(place, 2 * end[container] - 1, "right"))
-        if last and keys[last - 1] == 2 * container + 1:
-            last -= 1  # the container's own tail
-        if kept[last] == kept[first] and left_out[last] > left_out[first]:
-            removed[h : end[h]] = [True] * (end[h] - h)
-            found.append(h)
+        stop = end[container]
+        if inside.find(0, end[h], stop) < 0 and not _holds_true(removed, end[h], stop):
+            continue  # all of the container after the heading is kept: C-level tests
+        # The container's runs (those its elements own: a contiguous stretch), in order.
+        runs = np.flatnonzero((owners >= container) & (owners < stop))
+        of_runs = owners[runs]
+        after = int(np.flatnonzero((of_runs >= h) & (of_runs < end[h]))[-1]) + 1
+        left_out = 0
+        for k, owner in zip(runs[after:].tolist(), of_runs[after:].tolist()):
+            if not run_chars[k]:
+                continue  # a run of no characters shown
+            if inside[owner] and not removed[owner]:
+                break  # kept text after the heading
+            if not dropped[owner]:
+                left_out += run_chars[k]
+        else:
+            if left_out:
+                removed[h : end[h]] = [True] * (end[h] - h)
+                found.append(h)
     return found
+
+
+def _holds_true(flags: list[bool], start: int, stop: int) -> bool:
+    """Whether ``flags[start:stop]`` holds a ``True`` (a C-level search, no copy)."""
+    try:
+        flags.index(True, start, stop)
+    except ValueError:
+        return False
+    return True

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
+import numpy as np
+
 from ...page import BLOCK_TAGS, Page, element_text
 from ..labels import ARTICLE_NOISE, COMMENT, NOT_CONTENT, label_of
 from . import rules
@@ -325,7 +327,13 @@ def _read_also_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]
     of at most ``READ_ALSO_MAX_CHARS`` characters, and their ancestors as short."""
     if not ranges:
         return set()
-    runs = short_runs(page, READ_ALSO_MAX_CHARS, ranges)
+    # The opening is a run of its own of at most ``STOCK_MAX_CHARS`` characters.
+    in_ranges = np.zeros(len(page), dtype=bool)
+    for start, stop in ranges:
+        in_ranges[start:stop] = True
+    owners = page.run_owner_array
+    wanted = (in_ranges & (page.chars_array <= READ_ALSO_MAX_CHARS))[owners] & (page.run_chars_array <= STOCK_MAX_CHARS)
+    runs = np.flatnonzero(wanted).tolist()
     joined = joined_runs(page, runs)
     hits = [m.start() for m in STOCK_RUNS.finditer(joined)]
     return owners_of_hits(page, runs, joined, hits, READ_ALSO_MAX_CHARS) if hits else set()
