@@ -52,6 +52,14 @@ def orphan_headings(page: Page, blocks: list[int], removed: list[bool], dropped:
         stop = end[container]
         if inside.find(0, end[h], stop) < 0 and not _holds_true(removed, end[h], stop):
             continue  # all of the container after the heading is kept: C-level tests
+        after = end[h]
+        if (
+            after < stop
+            and chars[after]
+            and inside.find(0, after, end[after]) < 0
+            and not _holds_true(removed, after, end[after])
+        ):
+            continue  # the element after the heading is kept whole, and holds text
         # The container's runs (those its elements own: a contiguous stretch), in order.
         runs = np.flatnonzero((owners >= container) & (owners < stop))
         of_runs = owners[runs]

@@ -168,9 +168,14 @@ def prune(
     ranges = [(block + 1, end[block]) for block in scanned]
     # a thread's linked post titles still go
     spare_headings = rules.on("linked_headings") and not info.get("peer_items")
-    stock = _stock_candidates(page, ranges) if rules.on("stock_lines") else set()
+    read_also: set[int] = set()
+    if on_article and rules.on("read_also_lines"):
+        stock, read_also = _read_also_candidates(page, ranges)
+        if not rules.on("stock_lines"):
+            stock = set()
+    else:
+        stock = _stock_candidates(page, ranges) if rules.on("stock_lines") else set()
     credits = _credit_candidates(page, ranges) if on_article and rules.on("photo_credits") else set()
-    read_also = _read_also_candidates(page, ranges) if on_article and rules.on("read_also_lines") else set()
     labelled_paragraphs = on_article and rules.on("labelled_paragraphs")
     link_pruning = link_prune <= 1.0 and rules.on("link_pruning")
     for block, (start, stop) in zip(scanned, ranges):
@@ -321,13 +326,14 @@ def _comment_notices(
 READ_ALSO_MAX_CHARS = 250
 
 
-def _read_also_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]:
-    """``read_also_lines``'s candidates in the element ranges the pruning scan reads: the
-    owners of text runs that are stock lines (``stock_lines``'s scan) among the elements
-    of at most ``READ_ALSO_MAX_CHARS`` characters, and their ancestors as short."""
+def _read_also_candidates(page: Page, ranges: list[tuple[int, int]]) -> tuple[set[int], set[int]]:
+    """``stock_lines``'s candidates (:func:`_stock_candidates`) and ``read_also_lines``'s, from
+    one scan: the runs of at most ``STOCK_MAX_CHARS`` characters owned by elements of at
+    most ``READ_ALSO_MAX_CHARS`` characters in the ranges (those of ``stock_lines``'s scan
+    among them), those that are stock lines, and their owners and ancestors of at most
+    ``STOCK_MAX_CHARS`` and ``READ_ALSO_MAX_CHARS`` characters."""
     if not ranges:
-        return set()
-    # The opening is a run of its own of at most ``STOCK_MAX_CHARS`` characters.
+        return set(), set()
     in_ranges = np.zeros(len(page), dtype=bool)
     for start, stop in ranges:
         in_ranges[start:stop] = True
@@ -336,7 +342,12 @@ def _read_also_candidates(page: Page, ranges: list[tuple[int, int]]) -> set[int]
     runs = np.flatnonzero(wanted).tolist()
     joined = joined_runs(page, runs)
     hits = [m.start() for m in STOCK_RUNS.finditer(joined)]
-    return owners_of_hits(page, runs, joined, hits, READ_ALSO_MAX_CHARS) if hits else set()
+    if not hits:
+        return set(), set()
+    return (
+        owners_of_hits(page, runs, joined, hits, STOCK_MAX_CHARS),
+        owners_of_hits(page, runs, joined, hits, READ_ALSO_MAX_CHARS),
+    )
 
 
 def _is_read_also(page: Page, i: int) -> bool:
