@@ -140,6 +140,31 @@ def test_peers_of_the_top_blocks_item_are_kept_below_the_ratio() -> None:
     assert plus.filter_blocks(page, [p0, p1, p2, other], p0, density_sum, 0.1, 4, {})[0] == [p0]
 
 
+def test_divs_told_apart_by_their_ids_alone_are_no_repeated_group() -> None:
+    # The page's columns, <div id='left'>, <div id='story'>, <div id='right'>: three
+    # classless divs, each a part of its own, not three items alike.
+    page = page_of(
+        "<body><div id='wrap'><div id='left'><p id='p0'>x</p></div><div id='story'><p id='p1'>y</p></div>"
+        "<div id='right'><p id='p2'>z</p></div></div></body>"
+    )
+    p0, p1, p2 = (index_of(page, x) for x in ("p0", "p1", "p2"))
+    density_sum = [1.0] * len(page)
+    density_sum[p1] = 100.0
+    info: dict = {}
+    assert plus.filter_blocks(page, [p0, p1, p2], p1, density_sum, 0.1, 3, info)[0] == [p1]
+    assert "peer_items" not in info
+    # Classless sections (a manual's chapters), divs alike by their class and divs whose
+    # ids differ in digits only (a forum's posts, div#post1, div#post2) still are.
+    for item in ("<section id='{}'>", "<div class='col' id='{}'>", "<div id='post{}'>"):
+        close = "</section>" if item.startswith("<section") else "</div>"
+        columns = "".join(item.format(f"c{i}") + f"<p id='p{i}'>x</p>{close}" for i in range(3))
+        page = page_of(f"<body><div id='wrap'>{columns}</div></body>")
+        p0, p1, p2 = (index_of(page, f"p{i}") for i in range(3))
+        density_sum = [1.0] * len(page)
+        density_sum[p1] = 100.0
+        assert plus.filter_blocks(page, [p0, p1, p2], p1, density_sum, 0.1, 3, {})[0] == [p0, p1, p2]
+
+
 def test_small_repeated_items_after_a_lone_article_are_dropped() -> None:
     comments = "".join(f"<li class='comment'><p id='c{i}'>Thanks for sharing {i}</p></li>" for i in range(3))
     page = page_of(f"<body><div id='post'>{paragraphs(5)}</div><ol>{comments}</ol></body>")

@@ -387,6 +387,11 @@ def test_a_sentence_opening_with_by_stays() -> None:
         "<div><span>Caption</span> <button>Close</button></div>",
         "<div><span>Show Caption</span></div>",
         "<p>12 comments</p>",
+        "<p><strong>Tags:</strong></p>",
+        "<p>Kommentare geschlossen</p>",
+        "<h4>Like it? Share it!</h4>",
+        "<div><span>Drucken</span></div>",
+        "<h2>NOTAS RELACIONADAS</h2>",
     ],
 )
 def test_stock_lines_inside_the_story_are_out_of_the_text(stock: str, monkeypatch: pytest.MonkeyPatch) -> None:

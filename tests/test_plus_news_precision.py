@@ -112,3 +112,47 @@ def test_a_sentence_about_a_photo_stays() -> None:
         "(Image credit: Getty Images)",
     ):
         assert plus.is_credit(credit)
+
+
+def test_a_heading_whose_links_were_pruned_is_out_of_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``orphan_headings``: ``link_pruning`` removes the list of links; its heading, alone in
+    # its box, goes with it.
+    links = "".join(f"<li><a href='/story/{i}'>Another story about the town number {i}</a></li>" for i in range(5))
+    heading = "More reading on the harbour, the council and the winter storms"
+    related = f"<div class='box'><h3>{heading}</h3><ul>{links}</ul></div>"
+    html = story_page(last=related)
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(rules, "OFF", frozenset({"orphan_headings"}))
+    assert lines(extract(html).text) == [*STORY, heading]
+
+
+def test_a_heading_over_its_section_or_alone_stays() -> None:
+    section = "<div class='box'><h3>What happens next</h3><p>Work starts in May.</p></div>"
+    assert lines(extract(story_page(last=section)).text) == [*STORY, "What happens next", "Work starts in May."]
+    # Nothing left out after it in its box (a picture, not text): the heading stays.
+    figure = "<div class='box'><h3>The wall in March</h3><img src='wall.jpg'></div>"
+    assert lines(extract(story_page(last=figure)).text) == [*STORY, "The wall in March"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "<p><strong>Read more:</strong> <a href='/s/1'>The harbour's first wall, built in 1820</a></p>",
+        "<p>Lesen Sie auch: <a href='/s/2'>Der Hafen und seine Mauer</a></p>",
+        "<p><em>Czytaj też: <a href='/s/3'>Mur w porcie</a></em></p>",
+    ],
+)
+def test_a_read_also_line_in_the_story_is_out_of_the_text(line: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``read_also_lines``: a stock line and a colon opening the line, then a link to another story.
+    body = "".join(f"<p>{p}</p>" + (line if i == 2 else "") for i, p in enumerate(STORY))
+    html = story_page().replace("".join(f"<p>{p}</p>" for p in STORY), body)
+    assert lines(extract(html).text) == STORY
+    monkeypatch.setattr(rules, "OFF", frozenset({"read_also_lines"}))
+    assert lines(extract(html).text) != STORY
+
+
+def test_a_line_opening_with_a_stock_phrase_but_not_linking_stays() -> None:
+    line = "Read more: the council's report, which the harbour master wrote."
+    assert lines(extract(story_page(last=f"<p>{line}</p>")).text) == [*STORY, line]
+    linked = "<p>Read more about the wall in <a href='/r'>the council's report</a>.</p>"
+    assert lines(extract(story_page(last=linked)).text) == [*STORY, "Read more about the wall in the council's report."]

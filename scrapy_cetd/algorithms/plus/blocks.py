@@ -45,6 +45,9 @@ __all__ = [
 
 RESCUE_MAX_LINK_DENSITY = 0.3
 
+#: Digits left out of an ``id``: ``post123`` and ``post456`` are items alike.
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+
 
 ITEM_MAX_SHARE = 0.25
 
@@ -69,7 +72,14 @@ def main_region(page: Page, positions: Mapping[str, list[int]] | None = None) ->
 
 class _Groups:
     """Repeated sibling groups around the top block: siblings alike (same tag and
-    ``class``), ``minimum`` or more of them."""
+    ``class``), ``minimum`` or more of them.  Classless ``div`` elements are told apart by their
+    ``id`` less its digits: ``<div id="left">``, ``<div id="story">``, ``<div id="right">``
+    are a page's columns, not items alike; ``<div id="post123">`` and ``<div id="post456">``
+    are a forum's posts (``scrapy-cetd evaluate`` on the three dev sets: wcxb-dev 0.86943 ->
+    0.86967, trafilatura-eval 0.9150 -> 0.9186, readability-pages 0.9367 -> 0.9402; with the
+    digits, a vBulletin thread lost its posts; classless ``section`` elements with ids, a
+    manual's chapters, stay items alike: as ``div`` elements, they cost wcxb-dev's
+    documentation pages)."""
 
     def __init__(self, page: Page, top: int, minimum: int) -> None:
         self.page = page
@@ -86,8 +96,12 @@ class _Groups:
     def signature(self, i: int) -> tuple[str, str]:
         sig = self._signatures.get(i)
         if sig is None:
-            classes = (self.page.elements[i].get("class") or "").split()
-            sig = self._signatures[i] = (self.page.tags[i], " ".join(classes))
+            element = self.page.elements[i]
+            classes = " ".join((element.get("class") or "").split())
+            tag = self.page.tags[i]
+            if not classes and tag == "div":
+                classes = "#" + (element.get("id") or "").translate(_NO_DIGITS)
+            sig = self._signatures[i] = (tag, classes)
         return sig
 
     def repeated(self, i: int) -> bool:

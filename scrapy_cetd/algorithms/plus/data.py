@@ -283,7 +283,20 @@ _STOCK_PHRASES = (
     r"|(?:à )?lire (?:aussi|la suite)|sur le même sujet|partager"
     r"|(?:le|te) puede interesar|(?:lea|lee) también|leer más|compartir"
     r"|leia (?:também|mais)|compartilhe|partilhe|leggi anche|condividi"
-    r"|czytaj (?:też|także|więcej)|udostępnij)\W*"
+    r"|czytaj (?:też|także|więcej)|udostępnij"
+    # The English lines above for printing, loading, comments, related parts and tags, said
+    # in the same six languages.
+    r"|drucken|imprimer|imprimir|stampa|drukuj"
+    r"|wird geladen|chargement|cargando|carregando|caricamento|ładowanie"
+    r"|comments are closed|no comments(?: yet)?|kommentare? (?:schreiben|anzeigen)|(?:bisher |noch )?keine kommentare"
+    r"|kommentare (?:sind )?geschlossen|aucun commentaire|laisser un commentaire|commentaires fermés"
+    r"|deja un comentario|sin comentarios|comentarios cerrados|deixe um comentário|sem comentários"
+    r"|lascia un commento|nessun commento|brak komentarzy|dodaj komentarz|skomentuj"
+    r"|related topics|tags|schlagwörter|schlagworte|etiquetas|mots-clés"
+    r"|(?:ähnliche|verwandte|weitere) artikel(?: zum thema)?|auch interessant|empfohlene (?:artikel|beiträge)"
+    r"|articles (?:liés|similaires)|(?:notas|noticias|artículos) relacionad[oa]s"
+    r"|(?:notícias|matérias|artigos) relacionad[oa]s|articoli correlati|powiązane artykuły|zobacz (?:też|także)"
+    r"|(?:like it\W*)?share it|(?:diesen |den )?(?:artikel|beitrag|seite) teilen)\W*"
 )
 
 #: A stock line is one or more of these ("Caption Close", "Share Tweet Email").

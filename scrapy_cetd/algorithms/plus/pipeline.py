@@ -15,6 +15,7 @@ from . import rules
 from .blocks import filter_blocks, lead_of_top, list_in_prose, rescue_structures, top_outside_chrome, twins_of_top
 from .comments import comment_sections, posted_comments
 from .declared import undeclared_parts
+from .headings import orphan_headings
 from .kinds import forum_furniture, product_noise_roots
 from .pruning import prune
 from .reading import tag_positions
@@ -177,6 +178,13 @@ def plus_selection(
         if undeclared:
             info["declared_body"] = Named(undeclared)
             undeclared_blocks.update(set(blocks).intersection(undeclared))
+        orphans = (
+            orphan_headings(page, blocks, removed, counts.removed)
+            if rules.on("orphan_headings") and info.get("top_is_lone_prose")
+            else []
+        )
+        if orphans:
+            info["orphan_headings"] = Named(orphans)
     subtrees, runs = _selection_of_blocks(page, blocks, removed)
     found = comment_roots if threshold > 0 else []
 

@@ -1,12 +1,14 @@
 """Pruning inside and around the kept blocks: ``labelled_parts``, ``form_parts``,
 ``headline``, ``link_pruning`` (not ``linked_headings``), ``stock_lines``,
-``labelled_paragraphs`` and ``photo_credits``; on articles the story's edges (:mod:`.edges`)."""
+``labelled_paragraphs``, ``photo_credits`` and ``read_also_lines``; on articles the story's edges (:mod:`.edges`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress
 from typing import Any
+
+import numpy as np
 
 from ...page import BLOCK_TAGS, Page, element_text
 from ..labels import ARTICLE_NOISE, COMMENT, NOT_CONTENT, label_of
@@ -24,6 +26,7 @@ from .data import (
     MODERATION_WORDS,
     QUOTE_TAGS,
     SCANNED_TAGS,
+    STOCK_LINE,
     STOCK_RUNS,
 )
 from .edges import story_edges
@@ -39,6 +42,7 @@ __all__ = [
     "NOISE_MAX_SHARE",
     "PRUNE_BLOCK_MAX_LINK_DENSITY",
     "QUOTE_MIN_SHARE",
+    "READ_ALSO_MAX_CHARS",
     "prune",
 ]
 
@@ -175,7 +179,13 @@ def prune(
     # a thread's linked post titles still go
     spare_headings = rules.on("linked_headings") and not info.get("peer_items")
     spare_cells = rules.on("linked_cells")
-    stock = _stock_candidates(page, ranges) if rules.on("stock_lines") else set()
+    read_also: set[int] = set()
+    if on_article and rules.on("read_also_lines"):
+        stock, read_also = _read_also_candidates(page, ranges)
+        if not rules.on("stock_lines"):
+            stock = set()
+    else:
+        stock = _stock_candidates(page, ranges) if rules.on("stock_lines") else set()
     credits = _credit_candidates(page, ranges) if on_article and rules.on("photo_credits") else set()
     labelled_paragraphs = on_article and rules.on("labelled_paragraphs")
     link_pruning = link_prune <= 1.0 and rules.on("link_pruning")
@@ -208,6 +218,7 @@ def prune(
                 or (node in stock and tags[node] in LINE_TAGS and is_stock_line(element_text(page.elements[node])))
                 or (labelled_paragraphs and tags[node] in ARTICLE_LABELLED_TAGS and _article_noise_label(page, node))
                 or (node in credits and tags[node] in LINE_TAGS and is_credit(element_text(page.elements[node])))
+                or (node in read_also and tags[node] in LINE_TAGS and _is_read_also(page, node))
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
@@ -332,3 +343,47 @@ def _story_teaser(page: Page, i: int, top: int, chars: list[int]) -> bool:
         and chars[i] >= LEAD_MIN_CHARS
         and page.block_starts[end[i]] - page.block_starts[i + 1] <= 1
     )
+
+
+#: ``read_also_lines``: a line of at most this many characters that opens with a stock line
+#: and a colon, the rest of it mostly links: "Lesen Sie auch: <a>...</a>", "LE PUEDE
+#: INTERESAR: <a>...</a>", "Czytaj też: <a>...</a>".  On articles only; ``scrapy-cetd
+#: evaluate`` on the three dev sets: trafilatura-eval 0.9186 -> 0.9193 (5 boilerplate
+#: snippets fewer, none of the story's lost), wcxb-dev 0.86964 -> 0.86966, readability-pages
+#: unchanged.
+READ_ALSO_MAX_CHARS = 250
+
+
+def _read_also_candidates(page: Page, ranges: list[tuple[int, int]]) -> tuple[set[int], set[int]]:
+    """``stock_lines``'s candidates (:func:`_stock_candidates`) and ``read_also_lines``'s, from
+    one scan: the runs of at most ``STOCK_MAX_CHARS`` characters owned by elements of at
+    most ``READ_ALSO_MAX_CHARS`` characters in the ranges (those of ``stock_lines``'s scan
+    among them), those that are stock lines, and their owners and ancestors of at most
+    ``STOCK_MAX_CHARS`` and ``READ_ALSO_MAX_CHARS`` characters."""
+    if not ranges:
+        return set(), set()
+    in_ranges = np.zeros(len(page), dtype=bool)
+    for start, stop in ranges:
+        in_ranges[start:stop] = True
+    owners = page.run_owner_array
+    wanted = (in_ranges & (page.chars_array <= READ_ALSO_MAX_CHARS))[owners] & (page.run_chars_array <= STOCK_MAX_CHARS)
+    runs = np.flatnonzero(wanted).tolist()
+    joined = joined_runs(page, runs)
+    hits = [m.start() for m in STOCK_RUNS.finditer(joined)]
+    if not hits:
+        return set(), set()
+    return (
+        owners_of_hits(page, runs, joined, hits, STOCK_MAX_CHARS),
+        owners_of_hits(page, runs, joined, hits, READ_ALSO_MAX_CHARS),
+    )
+
+
+def _is_read_also(page: Page, i: int) -> bool:
+    """``read_also_lines``: element ``i``'s text opens with a stock line ending in a colon,
+    and links hold at least half of the characters after it."""
+    text = element_text(page.elements[i])
+    opening = STOCK_LINE.match(text)
+    if opening is None or not opening.group().rstrip().endswith(":"):
+        return False
+    rest = len(text) - opening.end()
+    return rest > 0 and 2 * page.link_chars[i] >= rest

@@ -47,8 +47,10 @@ RULES = (
     "comment_notices",  # a short text about comments beside a comment section
     "labelled_paragraphs",
     "photo_credits",
+    "read_also_lines",  # "Read also: <a>...</a>" lines inside the story
     "forum_furniture",
     "declared_body",  # lines the page's JSON-LD articleBody does not hold
+    "orphan_headings",  # a kept heading whose section was left out
 )
 
 #: The rules turned off: empty in use, set by ablations and tests.
