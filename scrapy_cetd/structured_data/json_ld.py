@@ -40,7 +40,7 @@ def json_ld_text(value: Any) -> str | None:
 
 def article_body(objects: Iterable[dict[str, Any]]) -> str | None:
     """The longest ``articleBody`` of these JSON-LD objects, as plain text
-    (:func:`plain_text`), or ``None``.  Read by cetd-plus's rule 17, from
+    (:func:`plain_text`), or ``None``.  Read by cetd-plus's ``declared_body``, from
     :meth:`~scrapy_cetd.page.Page.declared_objects` ``("articleBody")``."""
     bodies = [item["articleBody"] for item in objects if isinstance(item.get("articleBody"), str)]
     return plain_text(max(bodies, key=len)) if bodies else None
@@ -49,6 +49,6 @@ def article_body(objects: Iterable[dict[str, Any]]) -> str | None:
 def object_types(objects: Iterable[dict[str, Any]]) -> Iterator[list[str]]:
     """The schema.org types (``"Product"``, ``"NewsArticle"``) of each JSON-LD object (top
     level, ``@graph`` member, ``mainEntity``; not an object's property: a review's
-    ``itemReviewed``).  Read by cetd-plus's rule 20 and its article test, from
+    ``itemReviewed``).  Read by cetd-plus's ``product_noise`` and its article test, from
     :meth:`~scrapy_cetd.page.Page.declared_objects`."""
     return map(json_ld_types, objects)
