@@ -182,3 +182,20 @@ def test_training_command_reports_grouped_cross_validation(tmp_path, monkeypatch
     assert f"Without {FEATURE_NAMES[0]}: no model written." in report and not ablated.exists()
     with pytest.raises(SystemExit):
         training.train_page_types(argparse.Namespace(**{**vars(args), "drop": ["no_such_feature"]}))
+
+
+def test_structure_features_count_teasers_headings_and_currency_signs() -> None:
+    """The block features on a hand-made listing: 30 linked teasers under one list, each
+    with a linked heading, and the currency signs counted in ASCII and in other text."""
+    priced = SECTION.replace("</ul>", "</ul><p>From $5, £4 or €3 a month; $9 a year.</p>")
+    page = page_of(priced, "https://courier.test/local/")
+    features = dict(zip(FEATURE_NAMES, features_of_page(page)))
+    items = [i for i, tag in enumerate(page.tags) if tag == "li"]
+    assert features["log_teasers"] == pytest.approx(np.log1p(30))
+    assert features["teaser_char_share"] == pytest.approx(sum(page.chars[i] for i in items) / page.chars[0])
+    assert features["linked_headings"] == pytest.approx(np.log1p(30))
+    assert features["linked_heading_share"] == 1.0
+    assert features["log_currency_signs"] == pytest.approx(np.log1p(4))
+    ascii_only = dict(zip(FEATURE_NAMES, features_of_page(page_of(priced.replace("£4 or €3", "4"), None))))
+    assert ascii_only["log_currency_signs"] == pytest.approx(np.log1p(2))
+    assert ascii_only["url_known"] != ascii_only["url_known"]  # NaN: no URL

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -54,7 +55,7 @@ PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documenta
 
 #: Tag codes for the structure features: teaser holders (a story's or a product's card, when
 #: several siblings with links sit under one parent), headings, code, list items.
-_TEASER, _HEADING, _CODE, _ITEM = 1, 2, 3, 4
+_HEADING, _CODE, _ITEM, _TEASER = 1, 2, 3, 4  # holders last: ``code >= _ITEM``
 _TAG_CODES = {
     **dict.fromkeys(("div", "article", "tr", "section", "td"), _TEASER),
     **dict.fromkeys(("h2", "h3", "h4"), _HEADING),
@@ -178,32 +179,43 @@ def _structure_features(page: Page) -> list[float]:
     total = page.chars[0] if n else 0
     if not total:
         return [math.log1p(n)] + [0.0] * 15
-    codes = np.fromiter(map(_TAG_CODES.get, page.tags, repeat(0)), np.int8, n)
+    codes_bytes = bytearray(map(_TAG_CODES.get, page.tags, repeat(0)))  # in C: a byte a tag
+    codes_bytes[0] = 0  # body is no teaser
+    codes = np.frombuffer(codes_bytes, np.uint8)
     chars = page.chars_array
     run_chars = page.run_chars_array
     owner = page.run_owner_array
-    parent = page.child_parent_array  # element i's at i - 1
+    # Each element's parent, body's a bin of its own (n): the runs body holds count nowhere.
+    up = np.empty(n, np.intp)
+    up[0] = n
+    up[1:] = page.child_parent_array
     # The text of each run counted in its owner's parent: the container of a paragraph.
-    inner = owner > 0
-    container = np.bincount(parent[owner[inner] - 1], weights=run_chars[inner], minlength=n)
+    container = np.bincount(up[owner], weights=run_chars, minlength=n + 1)[:n]
     long_runs = run_chars >= 150
     # Teasers: holders with some text and a link, not all link text, grouped by parent.
-    candidates = np.flatnonzero((codes == _TEASER) | (codes == _ITEM))
-    candidates = candidates[(candidates > 0) & (chars[candidates] >= 20) & (chars[candidates] <= 2000)]
+    candidates = np.flatnonzero(codes >= _ITEM)
+    candidate_chars = chars[candidates]
+    kept = (candidate_chars >= 20) & (candidate_chars <= 2000)
+    candidates, candidate_chars = candidates[kept], candidate_chars[kept]
     teasers, teaser_chars = 0, 0.0
     if len(candidates):
-        links = np.fromiter(map(page.link_chars.__getitem__, candidates.tolist()), np.int64, len(candidates))
-        tagged = np.fromiter(map(page.link_tags.__getitem__, candidates.tolist()), np.int64, len(candidates))
-        candidates = candidates[(tagged > 0) & (links < chars[candidates])]
+        at = candidates.tolist()
+        links = np.fromiter(_items(page.link_chars, at), np.int64, len(at))
+        tagged = np.fromiter(_items(page.link_tags, at), np.int64, len(at))
+        kept = (tagged > 0) & (links < candidate_chars)
+        candidates, candidate_chars = candidates[kept], candidate_chars[kept]
     if len(candidates):
-        groups = np.bincount(parent[candidates - 1], minlength=n)
+        holders = up[candidates]
+        groups = np.bincount(holders, minlength=n)
         best = int(groups.argmax())
         teasers = int(groups[best])
-        teaser_chars = float(chars[candidates[parent[candidates - 1] == best]].sum())
+        teaser_chars = float(candidate_chars[holders == best].sum())
     headings = np.flatnonzero(codes == _HEADING).tolist()
-    linked = sum(1 for i in headings if page.link_tags[i])
+    linked = len(headings) - _items(page.link_tags, headings).count(0) if headings else 0
     pre_code = float(chars[codes == _CODE].sum())
     text = "".join(page.run_collapsed)
+    # Each sign counted where found (a search, faster than a count): most pages have none.
+    currency = sum(text.count(sign) for sign in _CURRENCY if sign in text)
     return [
         math.log1p(n),
         math.log1p(total),
@@ -219,9 +231,16 @@ def _structure_features(page: Page) -> list[float]:
         teaser_chars / total,
         min(pre_code / total, 1.0),
         float(run_chars[codes[owner] == _ITEM].sum()) / total,
-        math.log1p(sum(map(text.count, _CURRENCY))),
+        math.log1p(currency),
         float(min(len((page.title or "").split()), 40)),
     ]
+
+
+def _items(values: list[int], positions: list[int]) -> tuple[int, ...]:
+    """``values`` at ``positions`` (at least one), fetched in C."""
+    if len(positions) == 1:
+        return (values[positions[0]],)
+    return itemgetter(*positions)(values)
 
 
 def page_type_features(page: Page, metadata: Metadata, declared: Sequence[str]) -> np.ndarray:
@@ -288,5 +307,6 @@ def load_model() -> PageTypeModel:
 def classify_page(page: Page, metadata: Metadata, declared: Sequence[str]) -> str:
     """The page's type, one of :data:`PAGE_TYPES` (:func:`page_type_features`'s evidence
     weighed by the shipped model)."""
-    return load_model().predict(page_type_features(page, metadata, declared))[0]
+    model = load_model()
+    return model.classes[int(model.scores(page_type_features(page, metadata, declared)).argmax())]
 
