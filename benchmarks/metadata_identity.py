@@ -3,6 +3,7 @@ and the CPU time of each as a ratio to lxml's parse of the same page (an A/B in 
 
     python benchmarks/metadata_identity.py ../shared/benchmarks/wcxb-dev
     python benchmarks/metadata_identity.py ../shared/benchmarks/wcxb-dev --split first-half --repeat 3
+    python benchmarks/metadata_identity.py ../shared/benchmarks/wcxb-dev --reference 328f000 --without-page-type
 
 The reference is the metadata at ``--reference`` (a git revision, default ``fcedf1a``:
 ``scrapy_cetd/metadata.py``, or the package ``scrapy_cetd/metadata/`` with the rest of that
@@ -75,13 +76,13 @@ def _reference_package(root: Path, revision: str) -> ModuleType:
     return importlib.import_module("scrapy_cetd_reference.metadata")
 
 
-def timed(module: ModuleType, html: bytes, url: str | None) -> tuple[dict[str, Any], float]:
+def timed(module: ModuleType, html: bytes, url: str | None, **options: Any) -> tuple[dict[str, Any], float]:
     """The metadata's ``to_dict()`` and its CPU time, read from a page model of its own whose
     text was extracted first (as ``evaluate --metadata`` times it)."""
     page = Page(parse_html(html), url)
     text = extract_tree(page, with_html=False, with_metadata=False).text
     start = time.process_time()
-    metadata = module.extract_metadata(page, text)
+    metadata = module.extract_metadata(page, text, **options)
     seconds = time.process_time() - start
     return metadata.to_dict(), seconds
 
@@ -92,7 +93,13 @@ def main() -> int:
     parser.add_argument("--split", choices=("first-half", "second-half"))
     parser.add_argument("--reference", default="fcedf1a", help="git revision of the reference metadata")
     parser.add_argument("--repeat", type=int, default=2, help="timings per page and version (the fastest kept)")
+    parser.add_argument(
+        "--without-page-type",
+        action="store_true",
+        help="this checkout's metadata without the page type (with_page_type=False: the crawl's default outputs)",
+    )
     args = parser.parse_args()
+    options = {"with_page_type": False} if args.without_page_type else {}
 
     reference = reference_module(args.reference)
     pages = select_pages(load_dataset(args.dataset).pages, split=args.split)
@@ -106,7 +113,7 @@ def main() -> int:
         before_seconds = after_seconds = float("inf")
         for turn in range(args.repeat):  # the version timed first alternates
             for module in (reference, current) if turn % 2 == 0 else (current, reference):
-                values, seconds = timed(module, html, gold.url)
+                values, seconds = timed(module, html, gold.url, **({} if module is reference else options))
                 if module is reference:
                     before, before_seconds = values, min(before_seconds, seconds)
                 else:

@@ -60,6 +60,16 @@ def test_page_type_is_classified_and_the_declared_type_kept_apart() -> None:
     assert "declared_page_type" in section.metadata.to_dict()
 
 
+def test_the_page_type_is_classified_only_when_asked() -> None:
+    """``with_page_type=False`` (the crawl's default outputs, which hold no page type) leaves
+    ``page_type`` unclassified and every other field as it was."""
+    url = "https://courier.test/2026/11/library-reopens-as-a-reading-garden"
+    asked = scrapy_cetd.extract(ARTICLE, url=url).metadata.to_dict()
+    skipped = scrapy_cetd.extract(ARTICLE, url=url, with_page_type=False).metadata.to_dict()
+    assert asked["page_type"] == "article" and skipped["page_type"] is None
+    assert {**skipped, "page_type": "article"} == asked
+
+
 def test_a_declared_type_is_one_feature_among_others() -> None:
     """A teaser list that declares itself an article stays a listing."""
     declaring = SECTION.replace("<head>", '<head><meta property="og:type" content="article">')

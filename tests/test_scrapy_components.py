@@ -344,6 +344,12 @@ def test_page_types_keep_only_those_types() -> None:
     item = flagging.scrape(flagging.download("http://site.test/river", RIVER), {})
     assert item["cetd_flag"] == "page_type" and item["kind"] == "article" and RIVER_FIRST in item["text"]
     assert flagging.pipeline.config.options.metadata  # read for the page type, not for an output
+    assert flagging.pipeline.config.options.page_type and keeping.pipeline.config.options.page_type
+    default = Components()
+    assert default.pipeline.config.options.metadata and not default.pipeline.config.options.page_type
+    with_output = Components({"CETD_OUTPUT_FIELDS": {"text": "text", "page_type": "kind"}})
+    item = with_output.scrape(with_output.download("http://site.test/river", RIVER), {})
+    assert item["kind"] == "article"  # the page_type output asks for the classification
     kept = Components({"CETD_PAGE_TYPES": ["forum"], "CETD_ON_OTHER_PAGE_TYPE": "keep"})
     item = kept.scrape(kept.download("http://site.test/river", RIVER), {})
     assert "cetd_flag" not in item and kept.stats["scrapy_cetd/items/other_page_type"] == 1

@@ -213,6 +213,8 @@ class ExtractionOptions:
     comments: bool = False
     #: Ask htmldate for the publish date where the metadata's own sources find none.
     htmldate: bool = False
+    #: Classify the page's type (for ``CETD_PAGE_TYPES`` or a ``page_type`` output).
+    page_type: bool = True
 
     def keywords(self) -> dict[str, Any]:
         """Keyword arguments for :func:`scrapy_cetd.extract_tree`."""
@@ -225,6 +227,7 @@ class ExtractionOptions:
             "with_metadata": self.metadata,
             "with_comments": self.comments,
             "with_htmldate": self.htmldate,
+            "with_page_type": self.page_type,
             **dict(self.params),
         }
 
@@ -519,6 +522,7 @@ class CetdConfig:
                 metadata=bool(page_types) or any(o == "title" or o in METADATA_OUTPUTS for o in output_fields),
                 comments="comments" in output_fields,
                 htmldate=_htmldate(read_setting(settings, "CETD_HTMLDATE", "getbool")),
+                page_type=bool(page_types) or "page_type" in output_fields,
             ),
             output_fields=output_fields,
             on_short_text=choice_setting(
@@ -594,4 +598,5 @@ class CetdConfig:
         return ExtractionOptions(
             algorithm, coefficient, resolved, min_length, base.diagnostics, base.html,
             markdown=base.markdown, metadata=base.metadata, comments=base.comments, htmldate=base.htmldate,
+            page_type=base.page_type,
         )

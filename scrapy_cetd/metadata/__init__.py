@@ -111,13 +111,18 @@ def _shown(text: str) -> str:
     return storable_text(displayed_text(text))
 
 
-def extract_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> Metadata:
+def extract_metadata(
+    page: Page, text: str = "", with_htmldate: bool = False, with_page_type: bool = True
+) -> Metadata:
     """The metadata of a parsed page; ``text`` (the extracted text) is used only to
     detect the language when the page declares none; ``with_htmldate`` asks htmldate (the
     ``metadata`` extra) for a publish date where ours find none.  The page's type is
-    classified last, from the page and the other fields (:func:`.page_type.classify_page`)."""
+    classified last, from the page and the other fields (:func:`.page_type.classify_page`),
+    unless ``with_page_type=False`` (``page_type`` is then ``None``; no other field reads
+    it, and it is a fifth to a third of the metadata's time: docs/metadata.md)."""
     metadata, declared = read_metadata(page, text, with_htmldate)
-    metadata.page_type = classify_page(page, metadata, declared)
+    if with_page_type:
+        metadata.page_type = classify_page(page, metadata, declared)
     return metadata
 
 
