@@ -392,6 +392,9 @@ def test_a_sentence_opening_with_by_stays() -> None:
         "<h4>Like it? Share it!</h4>",
         "<div><span>Drucken</span></div>",
         "<h2>NOTAS RELACIONADAS</h2>",
+        "<h3>Weitere Informationen:</h3>",  # German boxes' headings and controls
+        "<p><strong>Schon gelesen?</strong></p>",
+        "<div><span>Kommentieren</span></div>",
     ],
 )
 def test_stock_lines_inside_the_story_are_out_of_the_text(stock: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -81,6 +81,9 @@ def test_a_contributors_note_not_in_italics_or_not_after_the_story_stays() -> No
         "<div><span>Credit: Apple</span></div>",
         "<p>AP Photo/John Doe</p>",
         "<p>(Image: © Harbour Trust)</p>",  # the issue's own example, in parentheses
+        "<p>Foto: Hafenamt</p>",  # the credit words of the dev sets' other languages
+        "<p><small>Crédits photos : Bestimage</small></p>",
+        "<p>Fot. Adam Nowak</p>",
     ],
 )
 def test_a_photo_credit_in_the_story_is_out_of_the_text(credit: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,6 +105,9 @@ def test_a_sentence_about_a_photo_stays() -> None:
         "Image 1 of 8",
         "Shutterstock shares fell 5% on Tuesday.",
         "Reuters reported the deal on Monday.",
+        "Fotografie ist am Pier erlaubt.",
+        "Bildung: die Schule am Hafen",
+        "Fotos zeigen die Mauer.",
     ):
         assert not plus.is_credit(sentence)
     for credit in (
@@ -110,6 +116,11 @@ def test_a_sentence_about_a_photo_stays() -> None:
         "Holger Leue/AFP",
         "Image source: NASA",
         "(Image credit: Getty Images)",
+        "Foto: ATON",
+        "Bild von Pixabay",
+        "Titelbild: Hafen am Abend",
+        "Bildquelle: Stadtarchiv",
+        "Zdjęcie: PAP",
     ):
         assert plus.is_credit(credit)
 
