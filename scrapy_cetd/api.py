@@ -78,14 +78,11 @@ def extract(
     Outputs: ``text`` and ``title``; ``html`` (cleaned) unless ``with_html=False``;
     ``metadata`` unless ``with_metadata=False`` (``title`` is then the ``<title>``);
     ``markdown`` with ``with_markdown=True``; ``with_htmldate=True`` asks htmldate (the
-    ``metadata`` extra) for the publish date where the metadata's own sources find none
-    (more dates, more false positives, a second parse of those pages: docs/metadata.md);
-    ``with_page_type=False`` leaves the metadata's ``page_type`` unclassified (``None``),
-    which saves a fifth to a third of the metadata's time;
-    ``comments`` (the comment section, never in
-    ``text``; found by ``cetd-plus`` only) with ``with_comments=True``; ``diagnostics``
-    (the algorithm's numbers and the per-node statistics) with ``diagnostics=True``.
-    An output not asked for is ``""`` or ``None``.
+    ``metadata`` extra) for a publish date where ours find none (docs/metadata.md);
+    ``with_page_type=False`` leaves ``page_type`` unclassified (``None``; a faster metadata);
+    ``comments`` (the comment section, never in ``text``; found by ``cetd-plus`` only) with
+    ``with_comments=True``; ``diagnostics`` (the algorithm's numbers and the per-node
+    statistics) with ``diagnostics=True``.  An output not asked for is ``""`` or ``None``.
 
     Input without text to extract (empty, binary, no body text) gives an empty result
     whose ``reason`` says why, as does input past ``max_size`` bytes or characters
