@@ -27,6 +27,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -174,7 +175,8 @@ def _metadata_seconds(html: bytes, url: str | None) -> tuple[float, float]:
 
     page = Page(parse_html(html), url)
     text = extract_tree(page, with_html=False, with_metadata=False).text
-    (metadata, declared), fields = _cpu(read_metadata, page, text)
+    (metadata, _), fields = _cpu(partial(read_metadata, with_declared_types=False), page, text)
+    declared = read_metadata(page, text)[1]
     return fields, _cpu(classify_page, page, metadata, declared)[1]
 
 

@@ -120,15 +120,18 @@ def extract_metadata(
     classified last, from the page and the other fields (:func:`.page_type.classify_page`),
     unless ``with_page_type=False`` (``page_type`` is then ``None``; no other field reads
     it, and it is a fifth to a third of the metadata's time: docs/metadata.md)."""
-    metadata, declared = read_metadata(page, text, with_htmldate)
+    metadata, declared = read_metadata(page, text, with_htmldate, with_declared_types=with_page_type)
     if with_page_type:
         metadata.page_type = classify_page(page, metadata, declared)
     return metadata
 
 
-def read_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> tuple[Metadata, list[str]]:
+def read_metadata(
+    page: Page, text: str = "", with_htmldate: bool = False, with_declared_types: bool = True
+) -> tuple[Metadata, list[str]]:
     """Every field of :func:`extract_metadata` but the classified ``page_type``, and the
-    types the page declares (:func:`.page_type.declared_types`).  The declared values are read first
+    types the page declares (:func:`.page_type.declared_types`; ``[]`` without
+    ``with_declared_types``: only the classifier reads them).  The declared values are read first
     (:mod:`.json_ld`, then :mod:`.metas`); the headline is found (:func:`.titles.find_headline`);
     the microdata near it is read when an author or a date is missing, or the site signs
     the page; then each field chooses among its sources (:func:`.authors.find_authors`,
@@ -167,7 +170,7 @@ def read_metadata(page: Page, text: str = "", with_htmldate: bool = False) -> tu
         section=_section(found.get("section")),
         declared_page_type=declared_page_type(objects, metas),
     )
-    return metadata, declared_types(objects, metas)
+    return metadata, declared_types(objects, metas) if with_declared_types else []
 
 
 def features_of_page(page: Page) -> np.ndarray:

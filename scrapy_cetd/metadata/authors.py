@@ -23,7 +23,8 @@ How a name reads (no "By", no job title, several names split) is
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import cache, partial
 from itertools import chain, compress, islice
 from typing import Any
 
@@ -331,13 +332,13 @@ def _names_the_site(names: list[str], found: dict[str, Any], keys: set[str]) -> 
     )
 
 
-def _has_person(found: dict[str, Any], keys: set[str], checked: dict[int, bool]) -> bool:
-    """Whether a source has named a person (:func:`_names_the_site`); each list is read
-    once (``checked``, by its id)."""
+def _has_person(found: dict[str, Any], keys: Callable[[], set[str]], checked: dict[int, bool]) -> bool:
+    """Whether a source has named a person (:func:`_names_the_site`, the site's ``keys``
+    made only when a source named someone); each list is read once (``checked``, by its id)."""
     for names in found.get("author_candidates", ()):
         person = checked.get(id(names))
         if person is None:
-            person = checked[id(names)] = not _names_the_site(names, found, keys)
+            person = checked[id(names)] = not _names_the_site(names, found, keys())
         if person:
             return True
     return False
@@ -399,12 +400,12 @@ def _without_outlet(name: str) -> str:
     return _OUTLET_AFTER_NAME.sub(r"\1", name) if ". " in name else name
 
 
-def _authors(found: dict[str, Any], keys: set[str]) -> tuple[list[str], str | None]:
+def _authors(found: dict[str, Any], keys: Callable[[], set[str]]) -> tuple[list[str], str | None]:
     """The most trusted author list that names a person, and the organisation's name when
     only the site signs the page (:func:`_names_the_site`): an organisation is no author."""
     candidates = found.get("author_candidates", ())
     for names in candidates:
-        if not _names_the_site(names, found, keys):
+        if not _names_the_site(names, found, keys()):
             return list(dict.fromkeys(map(_without_outlet, names))), None
     return [], (candidates[0][0] if candidates else None)
 
@@ -427,7 +428,7 @@ def find_authors(
     the median page, for next to no person), and failing all, the organisation's name is
     returned second, for the site's name."""
     run = headline.run
-    keys = _author_site_keys(headline.site_names, page.url)
+    keys = cache(partial(_author_site_keys, headline.site_names, page.url))  # made when first read
     checked: dict[int, bool] = {}
     if signed_by_site:
         _put_people_first(page, bylines, run, headline.site_names, found)
