@@ -91,12 +91,16 @@ NOT_BLOCK_OR_PRE = NOT_BLOCK_TAGS | {"pre"}
 #: ``rescued_structures``: structures rescued between kept blocks, and their largest link density.
 RESCUED_TAGS = frozenset({"pre", "table", "dl"})
 
-#: The tags the structural rules and ``product_noise`` look for, found in one scan of the page's tag list
-#: (:func:`tag_positions`; the links are read from :attr:`~scrapy_cetd.page.Page.is_link`).
-LOOKED_UP_TAGS = REMOVED_TAGS | NOT_BLOCK_TAGS | RESCUED_TAGS | {"main", "article", "button", "form", "noscript"}
-
 #: ``datelines``, ``author_bio`` and ``legal_lines`` do not read headings.
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+#: The tags the structural rules, ``product_noise`` and ``orphan_headings`` look for, found in
+#: one scan of the page's tag list (:func:`tag_positions`; the links are read from
+#: :attr:`~scrapy_cetd.page.Page.is_link`).
+LOOKED_UP_TAGS = (
+    REMOVED_TAGS | NOT_BLOCK_TAGS | RESCUED_TAGS | HEADING_TAGS | {"main", "article", "button", "form", "noscript"}
+)
+
 
 #: ``form_parts``: form parts (a drop-down's options, a sign-up form) are not the story.
 FORM_TAGS = frozenset({"select", "form"})

@@ -179,7 +179,7 @@ def plus_selection(
             info["declared_body"] = Named(undeclared)
             undeclared_blocks.update(set(blocks).intersection(undeclared))
         orphans = (
-            orphan_headings(page, blocks, removed, counts.removed)
+            orphan_headings(page, blocks, removed, counts.removed, positions)
             if rules.on("orphan_headings") and info.get("top_is_lone_prose")
             else []
         )
