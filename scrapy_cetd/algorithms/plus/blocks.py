@@ -35,6 +35,7 @@ __all__ = [
     "TOP_CHROME_TRIES",
     "TWIN_MIN_PARAGRAPH_SHARE",
     "filter_blocks",
+    "is_one_line",
     "lead_of_top",
     "list_in_prose",
     "main_region",
@@ -431,6 +432,12 @@ def _text_between(page: Page, chars: Sequence[int], start: int, top: int, limit:
     return total
 
 
+def is_one_line(page: Page, i: int) -> bool:
+    """Whether element ``i`` reads as one line: at most one block-level element inside
+    (a ``<div>`` wrapping a ``<p>``)."""
+    return page.block_starts[page.end[i]] - page.block_starts[i + 1] <= 1
+
+
 def _is_lead(page: Page, block: int, top: int, counts: Counts) -> bool:
     """Whether ``block`` (before the top block, ``LEAD_MIN_CHARS`` or more) reads as the
     story's lead: under the top block's parent, one line (at most one block-level element
@@ -444,7 +451,7 @@ def _is_lead(page: Page, block: int, top: int, counts: Counts) -> bool:
     return (
         beside == parent[top]
         and page.tags[block] != "h1"
-        and page.block_starts[end[block]] - page.block_starts[block + 1] <= 1
+        and is_one_line(page, block)
         and chars[block] <= LEAD_MAX_SHARE * chars[top]
         and counts.link_chars[block] <= LEAD_MAX_LINK_DENSITY * chars[block]
         and _text_between(page, chars, end[block], top, LEAD_MAX_GAP) <= LEAD_MAX_GAP

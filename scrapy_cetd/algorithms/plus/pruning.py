@@ -8,12 +8,10 @@ from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
-import numpy as np
-
 from ...page import BLOCK_TAGS, Page, element_text
 from ..labels import ARTICLE_NOISE, COMMENT, NOT_CONTENT, label_of
 from . import rules
-from .blocks import LEAD_MIN_CHARS
+from .blocks import LEAD_MIN_CHARS, is_one_line
 from .data import (
     AGENCY_NAMES,
     ARTICLE_LABELLED_TAGS,
@@ -337,12 +335,7 @@ def _story_teaser(page: Page, i: int, top: int, chars: list[int]) -> bool:
     trafilatura-eval F1 0.91455 -> 0.91544 (5 pages up, none down); wcxb-dev and
     readability-pages unchanged.  The same test on ``labelled_paragraphs``'s paragraphs
     lowered a wcxb-dev page and was not kept."""
-    end = page.end
-    return (
-        end[i] <= top
-        and chars[i] >= LEAD_MIN_CHARS
-        and page.block_starts[end[i]] - page.block_starts[i + 1] <= 1
-    )
+    return page.end[i] <= top and chars[i] >= LEAD_MIN_CHARS and is_one_line(page, i)
 
 
 #: ``read_also_lines``: a line of at most this many characters that opens with a stock line
@@ -362,12 +355,7 @@ def _read_also_candidates(page: Page, ranges: list[tuple[int, int]]) -> tuple[se
     ``STOCK_MAX_CHARS`` and ``READ_ALSO_MAX_CHARS`` characters."""
     if not ranges:
         return set(), set()
-    in_ranges = np.zeros(len(page), dtype=bool)
-    for start, stop in ranges:
-        in_ranges[start:stop] = True
-    owners = page.run_owner_array
-    wanted = (in_ranges & (page.chars_array <= READ_ALSO_MAX_CHARS))[owners] & (page.run_chars_array <= STOCK_MAX_CHARS)
-    runs = np.flatnonzero(wanted).tolist()
+    runs = short_runs(page, READ_ALSO_MAX_CHARS, ranges, STOCK_MAX_CHARS)
     joined = joined_runs(page, runs)
     hits = [m.start() for m in STOCK_RUNS.finditer(joined)]
     if not hits:

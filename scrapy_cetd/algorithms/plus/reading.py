@@ -93,17 +93,22 @@ def _names_a_component(attribute: str) -> bool:
 _COMPONENT_NAME_MAX_CHARS = 80
 
 
-def short_runs(page: Page, max_chars: int, ranges: list[tuple[int, int]]) -> list[int]:
+def short_runs(
+    page: Page, max_chars: int, ranges: list[tuple[int, int]], max_run_chars: int | None = None
+) -> list[int]:
     """The text runs (indices, in document order) owned by elements of at most
-    ``max_chars`` characters in the element ranges ``[start, stop)``: what ``stock_lines`` and ``forum_furniture``
-    and 24 scan.  Over arrays (the flags of the elements, then of the runs' owners): on the
-    first dev half, about a fifth of the time of C-level ``map`` chains over the runs
-    (four calls a run)."""
+    ``max_chars`` characters in the element ranges ``[start, stop)``, each of at most
+    ``max_run_chars`` characters when given: what ``stock_lines``, ``read_also_lines``,
+    ``photo_credits``, ``comment_notices`` and ``forum_furniture`` scan.  Over arrays (the
+    flags of the elements, then of the runs' owners): on the first dev half, about a fifth
+    of the time of C-level ``map`` chains over the runs (four calls a run)."""
     in_ranges = np.zeros(len(page), dtype=bool)
     for start, stop in ranges:
         in_ranges[start:stop] = True
-    wanted = in_ranges & (page.chars_array <= max_chars)
-    return np.flatnonzero(wanted[page.run_owner_array]).tolist()
+    wanted = (in_ranges & (page.chars_array <= max_chars))[page.run_owner_array]
+    if max_run_chars is not None:
+        wanted &= page.run_chars_array <= max_run_chars
+    return np.flatnonzero(wanted).tolist()
 
 
 def joined_runs(page: Page, runs: list[int]) -> str:
