@@ -259,3 +259,43 @@ def test_a_tables_linked_cells_stay(monkeypatch: pytest.MonkeyPatch) -> None:
     # Before: ``link_pruning`` pruned each linked title's cell.
     monkeypatch.setattr(rules, "OFF", frozenset({"linked_cells"}))
     assert "Loop Film 3" not in extract(films_page()).text
+
+
+def story_in_body(*, wrapped: bool = False) -> str:
+    """A page with no container: its story is text straight in body, broken by inline
+    formulas and one short paragraph; ``wrapped``: the page's furniture and one paragraph
+    sit in a container, as body's text of its own is a notice before it."""
+    formula = "<span class='formula'><math><mi>x</mi><mo>=</mo><mn>2</mn></math></span>"
+    story = "".join(
+        f"The equation {formula} has step {i} of its proof here, which the reader follows from the "
+        f"line before to the line after without a break in the text.<br>"
+        for i in range(6)
+    )
+    if wrapped:
+        return (
+            "<html><body>Warning: a deprecated call in the page's template on line 12.<br>"
+            "<div class='page'><nav><a href='/'>Home</a> <a href='/a'>Archive</a></nav>"
+            f"<div class='entry'><p>{story}</p></div></div></body></html>"
+        )
+    return (
+        "<html><body><h1>Notes on one equation</h1><p>When</p>"
+        f"{story}<p>The proof ends here, with the value we started from in the first line.</p></body></html>"
+    )
+
+
+def test_a_story_written_straight_into_body_is_kept_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = extract(story_in_body(), diagnostics=True)
+    assert result.diagnostics["story_in_body"] is True
+    text = result.text
+    for i in range(6):
+        assert f"has step {i} of its proof" in text
+    assert "x = 2" in text and text.splitlines()[-1].startswith("The proof ends here")
+    # Before: CETD's top block lies under body, so one paragraph was all the story.
+    monkeypatch.setattr(rules, "OFF", frozenset({"story_in_body"}))
+    assert "has step 3 of its proof" not in extract(story_in_body()).text
+
+
+def test_a_notice_in_body_before_a_contained_story_does_not_make_body_the_story() -> None:
+    result = extract(story_in_body(wrapped=True), diagnostics=True)
+    assert "story_in_body" not in result.diagnostics
+    assert "Warning: a deprecated call" not in result.text and "has step 5 of its proof" in result.text

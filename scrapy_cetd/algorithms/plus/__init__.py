@@ -13,7 +13,8 @@ ablation).  In the order the selection applies them (:func:`.pipeline.plus_selec
   are taken out of the statistics and the content.  ``not_blocks``: a link or an
   ``<aside>`` is never a block; a ``<pre>`` is one block.
 - The top block: chosen outside the page's furniture (``top_outside_chrome``); a list
-  standing in prose gives way to its parent (``list_in_prose``).
+  standing in prose gives way to its parent (``list_in_prose``); body itself when it holds
+  more text of its own than the top block (``story_in_body``).
 - The walk's blocks (:mod:`.blocks`): inside the page's ``main_region``; those in a peer of
   the top block's repeated item kept (``peer_items``); small repeated items after an
   article dropped (``items_after_article``; ``declared_article_alone`` reads prose in a

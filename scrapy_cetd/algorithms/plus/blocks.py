@@ -1,4 +1,5 @@
-"""Block decisions: the top block (``top_outside_chrome``, ``list_in_prose``), which of
+"""Block decisions: the top block (``top_outside_chrome``, ``list_in_prose``,
+``story_in_body``), which of
 the walk's blocks stay (``main_region``, ``peer_items``, ``items_after_article``,
 ``declared_article_alone``, ``block_floor``), and what joins them (``twins``,
 ``rescued_structures``)."""
@@ -40,6 +41,7 @@ __all__ = [
     "list_in_prose",
     "main_region",
     "rescue_structures",
+    "story_in_body",
     "top_outside_chrome",
     "twins_of_top",
 ]
@@ -393,6 +395,24 @@ def list_in_prose(page: Page, chars: Sequence[int], top: int, info: dict[str, An
         return top
     info["list_in_prose"] = Named(top)
     return parent
+
+
+# --- ``story_in_body``: a story written straight into body ----------------------------------
+
+def story_in_body(page: Page, chars: Sequence[int], top: int, info: dict[str, Any]) -> int:
+    """``story_in_body``: body itself as the top block when it holds more text of its own
+    (text and tails of its children, as a page with no container writes its story) than the
+    top block holds in all; else the top block.  CETD's top block lies under body, so the
+    story's text between its paragraphs was lost and only one paragraph was kept.
+    ``chars``: ``removed_elements``'s counts.  Three dev sets (before -> after):
+    readability-pages 0.9524 -> 0.9575 (1 page up: 0.32 -> 0.99), wcxb-dev 0.86991 ->
+    0.87008 (1 up: 0.74 -> 0.98), trafilatura-eval unchanged (a page whose body opens
+    with server warnings but holds its story in a container stays as it was)."""
+    own = chars[0] - sum(chars[child] for child in page.children_of(0))
+    if own <= chars[top]:
+        return top
+    info["story_in_body"] = True
+    return 0
 
 
 # --- ``lead_paragraph``: the story's lead before the top block ---------------------------------

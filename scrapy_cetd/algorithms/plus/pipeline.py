@@ -12,7 +12,15 @@ from ...page import Page, composite_densities
 from ...registry import Algorithm, Param, register
 from ..cetd import densitysum_threshold, extract_content, subtree_best, top_block
 from . import rules
-from .blocks import filter_blocks, lead_of_top, list_in_prose, rescue_structures, top_outside_chrome, twins_of_top
+from .blocks import (
+    filter_blocks,
+    lead_of_top,
+    list_in_prose,
+    rescue_structures,
+    story_in_body,
+    top_outside_chrome,
+    twins_of_top,
+)
 from .comments import comment_sections, posted_comments
 from .declared import undeclared_parts
 from .headings import orphan_headings
@@ -137,6 +145,8 @@ def plus_selection(
         top = top_outside_chrome(page, density_sum, top, info)
     if rules.on("list_in_prose"):
         top = list_in_prose(page, counts.chars, top, info)
+    if rules.on("story_in_body"):
+        top = story_in_body(page, counts.chars, top, info)
     threshold = densitysum_threshold(page, density, top, coefficient)
     info["top_block"] = Named(top)
     info["threshold"] = threshold

@@ -21,6 +21,7 @@ RULES = (
     "not_blocks",  # links and asides are never blocks; a <pre> is one block
     "top_outside_chrome",  # the top block is chosen outside the page's furniture
     "list_in_prose",  # a list as top block gives way to its parent in prose
+    "story_in_body",  # body is the top block when it holds more text of its own than the top block
     "main_region",  # extra blocks inside the page's main region only
     "peer_items",  # blocks in a peer of the top block's repeated item are kept
     "items_after_article",  # small repeated items after an article are dropped
