@@ -215,6 +215,21 @@ def test_links_asides_and_their_content_are_never_blocks() -> None:
     assert sums[s : aside.end[s]] == [0.0] * (aside.end[s] - s)
 
 
+def test_an_aside_left_open_around_the_story_is_no_aside() -> None:
+    """A sidebar's unclosed ``<div>`` nests the page's ``<article>`` in its ``<aside>``: the
+    story is still read, not the header."""
+    header = "<div class='head'><p>Your most important touchpoint for the digital industry.</p></div>"
+    sidebar = "<aside class='sidebar'><div class='menu'><a href='/a'>Marketing</a> <a href='/b'>Social</a><div>"
+    story = f"<article><h1>Stories get longer</h1>{paragraphs(4)}</article>"
+    text = extract(f"<html><body>{header}{sidebar}{story}</body></html>").text
+    assert "0 The committee met" in text and "3 The committee met" in text
+    assert "touchpoint" not in text
+    # An aside of teasers, each an <article>, beside a longer story stays out.
+    teasers = "".join(f"<article><p>Teaser {i}: a short line about another story.</p></article>" for i in range(3))
+    html = f"<html><body><div>{paragraphs(4)}</div><aside>{teasers}</aside></body></html>"
+    assert "Teaser 1" not in extract(html).text
+
+
 def test_tables_between_kept_blocks_are_rescued_unless_link_dense() -> None:
     page = page_of(
         "<body><p id='a'>a</p><table id='t'><tr><td>1 2 3 4</td></tr></table>"

@@ -48,6 +48,7 @@ __all__ = [
     "NOTE",
     "NOT_BLOCK_OR_PRE",
     "NOT_BLOCK_TAGS",
+    "REGION_TAGS",
     "NO_COMMENT_TAGS",
     "PERMALINK_SIGNS",
     "PRODUCT_NOISE_STEMS",
@@ -79,6 +80,8 @@ REMOVED_ROLES = frozenset({"dialog", "alertdialog"})
 
 #: ``not_blocks``: elements that are never a block, nor is anything inside them (besides links).
 NOT_BLOCK_TAGS = frozenset({"aside"})
+#: ... unless they hold one of these: the page's story, nested in them by markup left open.
+REGION_TAGS = ("article", "main")
 
 #: ``quoted_embeds``: a part labelled as noise whose text lies mostly in these is a post
 #: the story quotes (an embedded tweet's ``blockquote.twitter-tweet``, an Instagram or
