@@ -62,6 +62,25 @@ def test_a_declared_main_part_is_never_furniture(tag: str) -> None:
     assert "subject to change" in text
 
 
+def test_a_part_holding_main_is_never_furniture() -> None:
+    """A grid column labelled as navigation that holds ``<main>``: the story inside stays the top block."""
+    story = "".join(
+        f"<p>Paragraph {i}: the charity's new president spoke about the agenda for the next "
+        f"six years, and about the churches that open their doors to the city.</p>"
+        for i in range(4)
+    )
+    links = "".join(
+        f"<li><a href='/{i}'>Another story from the archive of the charity, number {i}</a></li>" for i in range(30)
+    )
+    html = (
+        "<html><body><div class='left-navigation-wrapper'><main><article>"
+        f"{story}</article></main></div><ul class='links'>{links}</ul>"
+        "<div class='teaser'><p>More from the charity: its new year in pictures.</p></div></body></html>"
+    )
+    text = extract(html, with_metadata=False).text
+    assert "Paragraph 0:" in text and "Paragraph 3:" in text and "in pictures" not in text
+
+
 def test_diagnostics_name_the_part_left() -> None:
     diagnostics = extract(shop_page(), with_metadata=False, diagnostics=True).diagnostics
     assert [part.split("[")[0] for part in diagnostics["top_outside_chrome"]] == ["div.site-footer"]

@@ -332,8 +332,11 @@ def _hidden_by_class(element: etree._Element) -> bool:
 
 def top_outside_chrome(page: Page, density_sum: list[float], top: int, info: dict[str, Any]) -> int:
     """The top block outside the parts labelled as the page's furniture
-    (:data:`TOP_CHROME_STEMS`): reads the labels on the top block's path only; zeroes the
-    DensitySum of each such part found (in place) and returns the new top block."""
+    (:data:`TOP_CHROME_STEMS`): reads the labels on the top block's path below the page's
+    ``<main>`` (or ``role=main``) only; zeroes the DensitySum of each such part found (in
+    place) and returns the new top block.  A grid column labelled ``left-navigation``
+    holding ``<main>`` was taken for furniture: stopping at ``<main>`` moved
+    trafilatura-eval 0.92364 -> 0.92402 (1 page up), wcxb-dev and readability-pages no page."""
     if not TOP_CHROME_STEMS and not TOP_HIDDEN_CLASSES:
         return top
     pattern = stem_pattern(tuple(TOP_CHROME_STEMS)) if TOP_CHROME_STEMS else None
@@ -343,10 +346,11 @@ def top_outside_chrome(page: Page, density_sum: list[float], top: int, info: dic
     for _ in range(TOP_CHROME_TRIES):
         chrome = -1
         for x in page.path_to_body(top)[:-1]:  # the highest labelled ancestor wins
+            if tags[x] == "main" or page.roles.get(x) == "main":
+                break  # the page's main region, and what holds it, is no furniture
             if (
                 chars[x] <= max_chars
                 and tags[x] not in TOP_CHROME_SPARED_TAGS
-                and page.roles.get(x) != "main"
                 and (
                     (pattern is not None and pattern.search(label_text(elements[x]).lower()))
                     or _hidden_by_class(elements[x])

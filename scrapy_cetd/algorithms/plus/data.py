@@ -193,7 +193,9 @@ FORUM_STEMS: tuple[str, ...] = ("signature", "usertitle", "userbanner", "userext
 #: (class, id and component-naming ``data-*`` words, cut and matched as :mod:`.labels`
 #: does), that part is never a block (DensitySum 0, as ``not_blocks``'s asides) and the top block
 #: is chosen again, at most ``TOP_CHROME_TRIES`` times.  Never a ``<main>``, an
-#: ``<article>`` or ``role=main`` (a newsletter's archive page labels its story so).
+#: ``<article>`` or ``role=main`` (a newsletter's archive page labels its story so), nor
+#: an ancestor of a ``<main>`` or ``role=main`` on the path (a grid column labelled
+#: ``left-navigation`` holding the page's ``<main>``).
 #: Tuning half, two folds (``plus_rules.py --folds``, ``--set TOP_CHROME_STEMS=[]``
 #: before): other pages' word F1 0.7953 / 0.8072 -> 0.7988 / 0.8073, articles 0.9626 /
 #: 0.9650 -> 0.9626 / 0.9653 (shingle F1 0.9586 / 0.9559 -> 0.9586 / 0.9562); 10 pages
