@@ -184,6 +184,29 @@ def test_small_repeated_items_after_a_lone_article_are_dropped() -> None:
     assert plus.filter_blocks(short, [post, *firsts], post, density_sum, 0.1, 3, {})[0] == [post, *firsts]
 
 
+def test_a_storys_sections_alike_its_first_are_no_items_after_it() -> None:
+    """A story cut in sections after each image: the sections share a class word with the
+    first (``body-text first``, ``body-text section``) and stay; teasers after it still go."""
+    sections = "".join(
+        f"<div class='body-text section'><p id='s{i}'>Section {i} of the story goes on.</p></div>"
+        f"<div class='body-image section'><img src='/{i}.jpg'></div>"
+        for i in range(3)
+    )
+    first = f"<div class='body-text first'><div id='post'>{paragraphs(5)}</div></div>"
+    html = f"<body><article>{first}{sections}</article></body>"
+    page = page_of(html)
+    post = index_of(page, "post")
+    firsts = [index_of(page, f"s{i}") for i in range(3)]
+    density_sum = [50.0] * len(page)
+    density_sum[post] = 100.0
+    kept, _ = plus.filter_blocks(page, [post, *firsts], post, density_sum, 0.1, 3, {})
+    assert kept == [post, *firsts]
+    teasers = page_of(html.replace("body-text section", "teaser section"))
+    post = index_of(teasers, "post")
+    firsts = [index_of(teasers, f"s{i}") for i in range(3)]
+    assert plus.filter_blocks(teasers, [post, *firsts], post, density_sum, 0.1, 3, {})[0] == [post]
+
+
 def test_pre_is_one_block() -> None:
     code = "".join(f"<span>token{i}</span> = compute_the_value({i}, other_argument)\n" for i in range(50))
     page = page_of(f"<body><div id='doc'>{paragraphs(3)}<pre id='code'>{code}</pre></div></body>")

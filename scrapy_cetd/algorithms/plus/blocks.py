@@ -139,18 +139,30 @@ class _Groups:
 
     def foreign_item(self, block: int) -> int | None:
         """The item of a repeated group holding ``block``, below its common ancestor with
-        the top block, when that group does not hold the top block; else ``None``."""
+        the top block, when that group does not hold the top block (nor a section alike
+        the top block's own: :func:`_sections_alike`); else ``None``."""
         parent = self.page.parent
         toward_top = self.toward_top
         x = block
         while x not in toward_top and x != self.top_path[0]:
             if self.repeated(x):
                 branch = toward_top.get(parent[x])
-                if branch is not None and self.signature(branch) == self.signature(x):
+                if branch is not None and _sections_alike(self.signature(branch), self.signature(x)):
                     return None
                 return x
             x = parent[x]
         return None
+
+
+def _sections_alike(signature: tuple[str, str], other: tuple[str, str]) -> bool:
+    """Whether two :meth:`_Groups.signature` are one tag sharing a class word: a story cut
+    in sections (``div.articleBodyText.version-2``, then ``div.articleBodyText.section``
+    after each image) is one story, not teasers after it.  Three dev sets, against equal
+    signatures only: readability-pages 0.95753 -> 0.95852 (1 page up: 0.87 -> 1.0), wcxb-dev
+    0.87012 -> 0.87018 (2 up), trafilatura-eval unchanged; no page down."""
+    return signature == other or (
+        signature[0] == other[0] and not set(signature[1].split()).isdisjoint(other[1].split())
+    )
 
 
 def filter_blocks(
