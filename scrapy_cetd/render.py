@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from copy import deepcopy
 from dataclasses import replace
 from html import escape
@@ -103,7 +103,7 @@ def render(
     chosen = _chosen_runs(page, selection, content)
     units, unit_starts, pre_of, unit_is_pre = _text_units(page, content, chosen)
     kept = (
-        _repeated_stretches(units, selection.dedupe_min_chars, _line_containers(page, chosen, unit_starts))
+        _repeated_stretches(units, selection.dedupe_min_chars, lambda: _line_containers(page, chosen, unit_starts))
         if selection.dedupe_min_chars
         else None
     )
@@ -310,14 +310,15 @@ def _nearest(
 
 
 def _repeated_stretches(
-    units: list[str], min_chars: int, containers: list[int] | None = None
+    units: list[str], min_chars: int, containers: Callable[[], list[int]] | None = None
 ) -> list[bool] | None:
     """Which lines to keep (``None``: all): a stretch of consecutive lines that repeats an
     earlier stretch line for line, with ``min_chars`` or more characters in all, is left
     out, and so are the lines after it while they go on repeating the same copy.
 
     A copy whose first line sits in the same container as the earlier copy's
-    (``containers``, one per line: :func:`_line_containers`) stays: paragraphs repeated
+    (``containers()``, one per line: :func:`_line_containers`, read on the first copy
+    found) stays: paragraphs repeated
     side by side in one story are all shown, while a story's second rendering (mobile and
     desktop markup) lies in a container of its own.  Measured on the three dev sets:
     readability-pages 0.9375 -> 0.9488 (4 pages up), wcxb-dev 0.86955 -> 0.86970 (10 up, 2
@@ -345,6 +346,7 @@ def _repeated_stretches(
     powers: list[int] = []
     earlier: dict[str, list[int]] = {}
     kept = [True] * n
+    line_containers: list[int] | None = None
     follow = -1  # the next line of the earlier copy, while a stretch is being left out
     for i, unit in enumerate(units):
         if unit not in repeated:
@@ -364,13 +366,17 @@ def _repeated_stretches(
             for j in earlier.get(unit, ())[-_CANDIDATES:]:
                 if (
                     j + need <= i  # the earlier copy ends before line i
-                    and (containers is None or containers[j] != containers[i])
                     and (
                         need <= _DIRECT_LINES
                         or (hashes[j + need] - hashes[j] * powers[need]) % _HASH_MODULUS == stretch
                     )
                     and units[j : j + need] == units[i : i + need]
                 ):
+                    if containers is not None:
+                        if line_containers is None:
+                            line_containers = containers()
+                        if line_containers[j] == line_containers[i]:
+                            continue
                     kept[i] = False
                     follow = j + 1
                     break
