@@ -117,7 +117,15 @@ def prune(
             found = labels[i] = element_label(page, i)
         return found  # type: ignore[return-value]
 
-    in_comments = any(label(x) == COMMENT for x in top_path[:-1])
+    in_comments: bool | None = None  # read when a comment label is first found: most pages have none
+
+    def top_in_comments() -> bool:
+        """Whether the top block lies in a comment section (a comment label on its path)."""
+        nonlocal in_comments
+        if in_comments is None:
+            in_comments = any(label(x) == COMMENT for x in top_path[:-1])
+        return in_comments
+
     noise_max = NOISE_MAX_SHARE * chars[top]
     on_article = bool(info.get("top_is_lone_prose"))
 
@@ -139,7 +147,7 @@ def prune(
         if found == NOT_CONTENT:
             return not_content
         if found == COMMENT:
-            return not in_comments
+            return not top_in_comments()
         if found == ARTICLE_NOISE and (not on_article or _story_teaser(page, i, top, chars)):
             return False
         return chars[i] <= noise_max and not (quoted_embeds and _quotes_a_post(page, i))
@@ -220,7 +228,9 @@ def prune(
             ):
                 removed[node : end[node]] = [True] * (end[node] - node)
                 pruned.append(node)
-    comments = [] if in_comments else [i for i in sorted(set(labelled + pruned)) if label(i) == COMMENT]
+    comments = [i for i in sorted(set(labelled + pruned)) if label(i) == COMMENT]
+    if comments and top_in_comments():
+        comments = []
     # Read only where a comment section was found in or beside the kept blocks: the scan's
     # cost is paid by the few pages with comments there.
     if comments and on_article and rules.on("comment_notices"):
