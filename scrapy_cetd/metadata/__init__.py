@@ -138,7 +138,7 @@ def read_metadata(
     :func:`.dates.find_dates`, :func:`.titles.page_title`)."""
     found: dict[str, Any] = {}
     objects = page.declared_objects()
-    _from_json_ld(objects, found)
+    json_ld_type = _from_json_ld(objects, found)
     metas = _metas(page.root)
     _from_metas(metas, found)
     site_name = found.get("site_name") or found.get("ld_site")
@@ -153,7 +153,7 @@ def read_metadata(
         props, bylines, users = _scan(page, headline.element, not found.get("author_candidates") or signed_by_site)
         _from_microdata(props, found)
     authors, organisation = find_authors(page, headline, found, bylines, users, scanned, signed_by_site)
-    date_published, date_modified = find_dates(page, headline.run, found, with_htmldate)
+    date_published, date_modified = find_dates(page, headline, found, with_htmldate)
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
     base = page.base_url
     metadata = Metadata(
@@ -168,7 +168,7 @@ def read_metadata(
         image=_absolute(found.get("image"), base),
         tags=found.get("tags") or [],
         section=_section(found.get("section")),
-        declared_page_type=declared_page_type(objects, metas),
+        declared_page_type=declared_page_type(json_ld_type, metas),
     )
     return metadata, declared_types(objects, metas) if with_declared_types else []
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from functools import cache, partial
 from itertools import chain, compress, islice
 from typing import Any
 
@@ -203,7 +202,8 @@ _LIST_RESIDUE = re.compile(r"[\s,&]|\band\b")
 
 
 def _name_beside_the_date(
-    page: Page, start: int | None, site_names: Iterable[str | None], title: str | None, topics: Iterable[str] = ()
+    page: Page, start: int | None, site_names: Iterable[str | None], title: str | None, topics: Iterable[str],
+    run_dates: dict[int, str | None],
 ) -> list[str]:
     """A person's name in the run beside the dateline's first date (before or after it, a
     separator run such as "·" between them): "Dec 17, 2025" "Julian K. Arni".  The run
@@ -224,7 +224,7 @@ def _name_beside_the_date(
     topic_keys = {name_key(topic) for topic in topics}
     texts = page.run_collapsed
     before, after = DATELINE_RUNS
-    dated = next(_date_runs(texts, max(0, start - before), min(len(texts), start + after + 1)), None)
+    dated = next(_date_runs(texts, max(0, start - before), min(len(texts), start + after + 1), run_dates), None)
     if dated is None:
         return []
     for step in (1, -1):
@@ -428,7 +428,13 @@ def find_authors(
     the median page, for next to no person), and failing all, the organisation's name is
     returned second, for the site's name."""
     run = headline.run
-    keys = cache(partial(_author_site_keys, headline.site_names, page.url))  # made when first read
+    made: list[set[str]] = []
+
+    def keys() -> set[str]:  # the site's keys, made when first read
+        if not made:
+            made.append(_author_site_keys(headline.site_names, page.url))
+        return made[0]
+
     checked: dict[int, bool] = {}
     if signed_by_site:
         _put_people_first(page, bylines, run, headline.site_names, found)
@@ -440,7 +446,10 @@ def find_authors(
         _put(found, "authors", _author_near_headline(page, run, *DATELINE_RUNS))
     if not _has_person(found, keys, checked):
         topics = [*found.get("tags", ()), *filter(None, [found.get("section")])]
-        _put(found, "authors", _name_beside_the_date(page, run, headline.site_names, headline.declared_source, topics))
+        names = _name_beside_the_date(
+            page, run, headline.site_names, headline.declared_source, topics, headline.run_dates
+        )
+        _put(found, "authors", names)
     if not found.get("author_candidates"):  # the body's scans only when no source named anyone
         in_microdata, user = _first_in_body(page, headline.element, scanned, users)
         _put(found, "authors", in_microdata)
