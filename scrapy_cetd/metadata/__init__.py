@@ -155,7 +155,6 @@ def read_metadata(
     authors, organisation = find_authors(page, headline, found, bylines, users, scanned, signed_by_site)
     date_published, date_modified = find_dates(page, headline, found, with_htmldate)
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
-    base = page.base_url
     metadata = Metadata(
         title=page_title(page, headline, found, metas),
         authors=authors,
@@ -164,8 +163,8 @@ def read_metadata(
         language=page_language(page, found, text),
         site_name=site_name or organisation,
         description=plain_text(found.get("description")),
-        canonical_url=_absolute(canonical, base),
-        image=_absolute(found.get("image"), base),
+        canonical_url=_absolute(canonical, page),
+        image=_absolute(found.get("image"), page),
         tags=found.get("tags") or [],
         section=_section(found.get("section")),
         declared_page_type=declared_page_type(json_ld_type, metas),
