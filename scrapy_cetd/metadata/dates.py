@@ -287,7 +287,7 @@ def _check_declared_date(
         return
     if declared[:10] in days:
         return
-    other = found.get("other_published")
+    other = next(filter(None, map(parse_date, found.get("other_published", ()))), None)
     if other and other[:10] in days:
         found["date_published"] = other
     elif modified and modified[:10] in days and not _shown_as_update(page, start, modified[:10], run_dates):
