@@ -52,6 +52,7 @@ __all__ = [
     "_MAX_AUTHORS",
     "_merge_authors",
     "_signed_by_site",
+    "_site_keys_once",
 ]
 
 #: At most this many author values are read from one source, and names kept: a byline
@@ -301,10 +302,23 @@ def _from_byline(bylines: list[etree._Element], found: dict[str, Any]) -> None:
                 return
 
 
-def _signed_by_site(found: dict[str, Any], site_names: Iterable[str | None], url: str | None = None) -> bool:
-    """Whether the most trusted author is the site itself (:func:`_names_the_site`)."""
+def _signed_by_site(found: dict[str, Any], keys: Callable[[], set[str]]) -> bool:
+    """Whether the most trusted author is the site itself (:func:`_names_the_site`; the
+    site's ``keys`` from :func:`_site_keys_once`)."""
     candidates = found.get("author_candidates")
-    return bool(candidates) and _names_the_site(candidates[0], found, _author_site_keys(site_names, url))
+    return bool(candidates) and _names_the_site(candidates[0], found, keys())
+
+
+def _site_keys_once(site_names: Iterable[str | None], url: str | None) -> Callable[[], set[str]]:
+    """:func:`_author_site_keys`, made when first read, then kept for the page's other reads."""
+    made: list[set[str]] = []
+
+    def keys() -> set[str]:
+        if not made:
+            made.append(_author_site_keys(site_names, url))
+        return made[0]
+
+    return keys
 
 
 #: A domain ending written after a site's name ("futurezone.at", "BRIGITTE.de").
@@ -412,7 +426,7 @@ def _authors(found: dict[str, Any], keys: Callable[[], set[str]]) -> tuple[list[
 
 def find_authors(
     page: Page, headline: Headline, found: dict[str, Any], bylines: list[etree._Element],
-    users: list[etree._Element], scanned: tuple[int, int], signed_by_site: bool,
+    users: list[etree._Element], scanned: tuple[int, int], signed_by_site: bool, keys: Callable[[], set[str]],
 ) -> tuple[list[str], str | None]:
     """The authors, from the first source that names any, in this order: the declared
     ones (JSON-LD, ``<meta>``, microdata: in ``found``), with the person a shown byline
@@ -426,15 +440,8 @@ def find_authors(
     :func:`_names_the_site`) names no author: the sources at the headline are read (the
     scans of the body only when no source named anyone: they cost 0.03x lxml's parse on
     the median page, for next to no person), and failing all, the organisation's name is
-    returned second, for the site's name."""
+    returned second, for the site's name; the site's ``keys`` are :func:`_site_keys_once`'s."""
     run = headline.run
-    made: list[set[str]] = []
-
-    def keys() -> set[str]:  # the site's keys, made when first read
-        if not made:
-            made.append(_author_site_keys(headline.site_names, page.url))
-        return made[0]
-
     checked: dict[int, bool] = {}
     if signed_by_site:
         _put_people_first(page, bylines, run, headline.site_names, found)
