@@ -39,7 +39,7 @@ from ..page import Page
 from ..parsing import displayed_text, storable_text
 from ..structured_data import article_body, clean_author, is_byline, object_types, parse_date
 from ..structured_data.text import MAX_VALUE_CHARS, plain_text
-from .authors import _signed_by_site, find_authors
+from .authors import _signed_by_site, _site_keys_once, find_authors
 from .dates import date_from_url, find_dates
 from .headline import _headline_region, _scan
 from .json_ld import _from_json_ld
@@ -138,24 +138,24 @@ def read_metadata(
     :func:`.dates.find_dates`, :func:`.titles.page_title`)."""
     found: dict[str, Any] = {}
     objects = page.declared_objects()
-    _from_json_ld(objects, found)
+    json_ld_type = _from_json_ld(objects, found)
     metas = _metas(page.root)
     _from_metas(metas, found)
     site_name = found.get("site_name") or found.get("ld_site")
     headline = find_headline(page, found, site_name)
-    signed_by_site = _signed_by_site(found, headline.site_names, page.url)
+    site_keys = _site_keys_once(headline.site_names, page.url)
+    signed_by_site = _signed_by_site(found, site_keys)
     props: list[tuple[str, etree._Element]] = []
     bylines: list[etree._Element] = []
     users: list[etree._Element] = []
     scanned = (0, 0)
     if not (found.get("author_candidates") and found.get("date_published")) or signed_by_site:
         scanned = _headline_region(page, headline.element)
-        props, bylines, users = _scan(page, headline.element, not found.get("author_candidates") or signed_by_site)
+        props, bylines, users = _scan(page, scanned, not found.get("author_candidates") or signed_by_site)
         _from_microdata(props, found)
-    authors, organisation = find_authors(page, headline, found, bylines, users, scanned, signed_by_site)
-    date_published, date_modified = find_dates(page, headline.run, found, with_htmldate)
+    authors, organisation = find_authors(page, headline, found, bylines, users, scanned, signed_by_site, site_keys)
+    date_published, date_modified = find_dates(page, headline, found, with_htmldate)
     canonical = (metas.get("link:canonical") or metas.get("og:url") or [None])[0]
-    base = page.base_url
     metadata = Metadata(
         title=page_title(page, headline, found, metas),
         authors=authors,
@@ -164,11 +164,11 @@ def read_metadata(
         language=page_language(page, found, text),
         site_name=site_name or organisation,
         description=plain_text(found.get("description")),
-        canonical_url=_absolute(canonical, base),
-        image=_absolute(found.get("image"), base),
+        canonical_url=_absolute(canonical, page),
+        image=_absolute(found.get("image"), page),
         tags=found.get("tags") or [],
         section=_section(found.get("section")),
-        declared_page_type=declared_page_type(objects, metas),
+        declared_page_type=declared_page_type(json_ld_type, metas),
     )
     return metadata, declared_types(objects, metas) if with_declared_types else []
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from functools import cache, partial
 from itertools import chain, compress, islice
 from typing import Any
 
@@ -53,6 +52,7 @@ __all__ = [
     "_MAX_AUTHORS",
     "_merge_authors",
     "_signed_by_site",
+    "_site_keys_once",
 ]
 
 #: At most this many author values are read from one source, and names kept: a byline
@@ -203,7 +203,8 @@ _LIST_RESIDUE = re.compile(r"[\s,&]|\band\b")
 
 
 def _name_beside_the_date(
-    page: Page, start: int | None, site_names: Iterable[str | None], title: str | None, topics: Iterable[str] = ()
+    page: Page, start: int | None, site_names: Iterable[str | None], title: str | None, topics: Iterable[str],
+    run_dates: dict[int, str | None],
 ) -> list[str]:
     """A person's name in the run beside the dateline's first date (before or after it, a
     separator run such as "·" between them): "Dec 17, 2025" "Julian K. Arni".  The run
@@ -224,7 +225,7 @@ def _name_beside_the_date(
     topic_keys = {name_key(topic) for topic in topics}
     texts = page.run_collapsed
     before, after = DATELINE_RUNS
-    dated = next(_date_runs(texts, max(0, start - before), min(len(texts), start + after + 1)), None)
+    dated = next(_date_runs(texts, max(0, start - before), min(len(texts), start + after + 1), run_dates), None)
     if dated is None:
         return []
     for step in (1, -1):
@@ -301,10 +302,23 @@ def _from_byline(bylines: list[etree._Element], found: dict[str, Any]) -> None:
                 return
 
 
-def _signed_by_site(found: dict[str, Any], site_names: Iterable[str | None], url: str | None = None) -> bool:
-    """Whether the most trusted author is the site itself (:func:`_names_the_site`)."""
+def _signed_by_site(found: dict[str, Any], keys: Callable[[], set[str]]) -> bool:
+    """Whether the most trusted author is the site itself (:func:`_names_the_site`; the
+    site's ``keys`` from :func:`_site_keys_once`)."""
     candidates = found.get("author_candidates")
-    return bool(candidates) and _names_the_site(candidates[0], found, _author_site_keys(site_names, url))
+    return bool(candidates) and _names_the_site(candidates[0], found, keys())
+
+
+def _site_keys_once(site_names: Iterable[str | None], url: str | None) -> Callable[[], set[str]]:
+    """:func:`_author_site_keys`, made when first read, then kept for the page's other reads."""
+    made: list[set[str]] = []
+
+    def keys() -> set[str]:
+        if not made:
+            made.append(_author_site_keys(site_names, url))
+        return made[0]
+
+    return keys
 
 
 #: A domain ending written after a site's name ("futurezone.at", "BRIGITTE.de").
@@ -412,7 +426,7 @@ def _authors(found: dict[str, Any], keys: Callable[[], set[str]]) -> tuple[list[
 
 def find_authors(
     page: Page, headline: Headline, found: dict[str, Any], bylines: list[etree._Element],
-    users: list[etree._Element], scanned: tuple[int, int], signed_by_site: bool,
+    users: list[etree._Element], scanned: tuple[int, int], signed_by_site: bool, keys: Callable[[], set[str]],
 ) -> tuple[list[str], str | None]:
     """The authors, from the first source that names any, in this order: the declared
     ones (JSON-LD, ``<meta>``, microdata: in ``found``), with the person a shown byline
@@ -426,9 +440,8 @@ def find_authors(
     :func:`_names_the_site`) names no author: the sources at the headline are read (the
     scans of the body only when no source named anyone: they cost 0.03x lxml's parse on
     the median page, for next to no person), and failing all, the organisation's name is
-    returned second, for the site's name."""
+    returned second, for the site's name; the site's ``keys`` are :func:`_site_keys_once`'s."""
     run = headline.run
-    keys = cache(partial(_author_site_keys, headline.site_names, page.url))  # made when first read
     checked: dict[int, bool] = {}
     if signed_by_site:
         _put_people_first(page, bylines, run, headline.site_names, found)
@@ -440,7 +453,10 @@ def find_authors(
         _put(found, "authors", _author_near_headline(page, run, *DATELINE_RUNS))
     if not _has_person(found, keys, checked):
         topics = [*found.get("tags", ()), *filter(None, [found.get("section")])]
-        _put(found, "authors", _name_beside_the_date(page, run, headline.site_names, headline.declared_source, topics))
+        names = _name_beside_the_date(
+            page, run, headline.site_names, headline.declared_source, topics, headline.run_dates
+        )
+        _put(found, "authors", names)
     if not found.get("author_candidates"):  # the body's scans only when no source named anyone
         in_microdata, user = _first_in_body(page, headline.element, scanned, users)
         _put(found, "authors", in_microdata)

@@ -39,6 +39,7 @@ from ..structured_data.dates import parse_date, valid_day
 from ..structured_data.text import DIGIT
 from .common import _put
 from .headline import DATELINE_RUNS, NEAR_HEADLINE_RUNS, _first_with_tag
+from .titles import Headline
 
 __all__ = [
     "date_from_url",
@@ -80,7 +81,8 @@ _MAX_TIMES = 5
 
 
 def _dates_near_headline(
-    page: Page, start: int | None, before: int, after: int, first_only: bool = False
+    page: Page, start: int | None, before: int, after: int, run_dates: dict[int, str | None],
+    first_only: bool = False,
 ) -> list[str]:
     """The dates written in short text runs near the headline's text run ``start`` (from
     ``before`` runs before it to ``after`` runs after it), in page order: the dateline."""
@@ -88,7 +90,7 @@ def _dates_near_headline(
         return []
     texts = page.run_collapsed
     dates = []
-    for k, value in _date_runs(texts, max(0, start - before), min(len(texts), start + after + 1)):
+    for k, value in _date_runs(texts, max(0, start - before), min(len(texts), start + after + 1), run_dates):
         if not _labelled_as_other_date(texts, k):
             dates.append(value)
             if first_only:
@@ -96,22 +98,29 @@ def _dates_near_headline(
     return dates
 
 
-def _date_runs(texts: list[str], first: int, stop: int) -> Iterator[tuple[int, str]]:
+def _date_runs(
+    texts: list[str], first: int, stop: int, run_dates: dict[int, str | None]
+) -> Iterator[tuple[int, str]]:
     """The text runs from ``first`` to ``stop`` that hold a date, with it, in page order:
     short runs, and longer ones that open with it (a paragraph's dateline, "01.02.2022 –
     Der Arbeitsmarkt ...", within :data:`_OPENING_CHARS`).  On the three dev sets (``scrapy-cetd evaluate
     ... --metadata``): trafilatura-eval date 0.864 -> 0.868 (3 pages), wcxb-dev and the
-    false positives unchanged."""
+    false positives unchanged.  Each run is read once a page: ``run_dates`` keeps its date
+    (``None``: none) for the next window (:attr:`.titles.Headline.run_dates`)."""
     for k in range(first, stop):
-        text = texts[k]
-        if len(text) > _DATELINE_MAX_CHARS:
-            if not text[:1].isdigit():
-                continue
-            text = text[:_OPENING_CHARS]
-        if DIGIT.search(text):
-            value = parse_date(text)
-            if value:
-                yield k, value
+        value = run_dates.get(k, False)
+        if value is False:
+            value = run_dates[k] = _run_date(texts[k])
+        if value:
+            yield k, value
+
+
+def _run_date(text: str) -> str | None:
+    if len(text) > _DATELINE_MAX_CHARS:
+        if not text[:1].isdigit():
+            return None
+        text = text[:_OPENING_CHARS]
+    return parse_date(text) if DIGIT.search(text) else None
 
 
 #: How far into a long run its opening date may reach ("27. Januar 2022 - ").
@@ -238,7 +247,9 @@ def _published_label_after(page: Page, start: int) -> str | None:
     return None
 
 
-def _check_declared_date(page: Page, start: int | None, found: dict[str, Any]) -> None:
+def _check_declared_date(
+    page: Page, start: int | None, found: dict[str, Any], run_dates: dict[int, str | None]
+) -> None:
     """The declared (JSON-LD, meta, microdata, ``<time>``) publish date stays, with three
     checked exceptions read from the dateline (:data:`DATELINE_RUNS`):
 
@@ -262,7 +273,7 @@ def _check_declared_date(page: Page, start: int | None, found: dict[str, Any]) -
     that rule 0.914 / 0.912; any earlier shown date 0.914 / 0.920 (no page lost); with the
     "Published" label 0.914 / 0.925 (this rule)."""
     declared = found.get("date_published")
-    visible = _dates_near_headline(page, start, *DATELINE_RUNS, first_only=not declared)
+    visible = _dates_near_headline(page, start, *DATELINE_RUNS, run_dates, first_only=not declared)
     if not visible:
         return
     labelled = _published_label_date(page, start)
@@ -276,10 +287,10 @@ def _check_declared_date(page: Page, start: int | None, found: dict[str, Any]) -
         return
     if declared[:10] in days:
         return
-    other = found.get("other_published")
+    other = next(filter(None, map(parse_date, found.get("other_published", ()))), None)
     if other and other[:10] in days:
         found["date_published"] = other
-    elif modified and modified[:10] in days and not _shown_as_update(page, start, modified[:10]):
+    elif modified and modified[:10] in days and not _shown_as_update(page, start, modified[:10], run_dates):
         found["date_published"] = modified
     elif days[0] < declared[:10]:
         found["date_published"] = visible[0]
@@ -288,14 +299,14 @@ def _check_declared_date(page: Page, start: int | None, found: dict[str, Any]) -
 _DATELINE_MAX_CHARS = 80
 
 
-def _shown_as_update(page: Page, start: int, day: str) -> bool:
+def _shown_as_update(page: Page, start: int, day: str, run_dates: dict[int, str | None]) -> bool:
     """Whether every dateline run showing ``day`` marks it as the modified date
     (:func:`_marked_as_update`: "Updated", ``<time itemprop="dateUpdated">``): then it is
     no sign that the page's publish date is that day."""
     texts = page.run_collapsed
     before, after = DATELINE_RUNS
-    runs = [k for k, value in _date_runs(texts, max(0, start - before), min(len(texts), start + after + 1))
-            if value[:10] == day]
+    window = _date_runs(texts, max(0, start - before), min(len(texts), start + after + 1), run_dates)
+    runs = [k for k, value in window if value[:10] == day]
     return bool(runs) and all(_marked_as_update(page, k) for k in runs)
 
 
@@ -339,18 +350,19 @@ def _htmldate(page: Page) -> str | None:
 
 
 def find_dates(
-    page: Page, run: int | None, found: dict[str, Any], with_htmldate: bool = False
+    page: Page, headline: Headline, found: dict[str, Any], with_htmldate: bool = False
 ) -> tuple[str | None, str | None]:
     """The publish and modified dates.  The publish date, in this order: the declared
     one (JSON-LD, ``<meta>``, microdata: in ``found``); else the first ``<time>`` not
     labelled as another date (:data:`_OTHER_DATE_LABEL`); either checked against the
-    dateline at the headline's text ``run`` (:func:`_check_declared_date`, which also
+    dateline at the headline's text run (:func:`_check_declared_date`, which also
     takes the dateline's date when nothing is declared); else a date shown up to
     :data:`~.headline.NEAR_HEADLINE_RUNS` runs after the headline; else the URL's date
     (:func:`date_from_url`); else a date labelled "Published" anywhere after the headline
     (:func:`_published_label_after`); else, when asked (``with_htmldate``) and htmldate
     is installed, its date (:func:`_htmldate`).  The modified date is the declared one, unless it
     falls before the publish date (:func:`_modified_after`)."""
+    run, run_dates = headline.run, headline.run_dates
     if not found.get("date_published"):
         for k in _first_with_tag(page, "time", _MAX_TIMES):
             element = page.elements[k]
@@ -362,9 +374,9 @@ def find_dates(
                 continue
             found["date_published"] = value
             break
-    _check_declared_date(page, run, found)
+    _check_declared_date(page, run, found, run_dates)
     if not found.get("date_published"):
-        late = _dates_near_headline(page, run, *NEAR_HEADLINE_RUNS, first_only=True)
+        late = _dates_near_headline(page, run, *NEAR_HEADLINE_RUNS, run_dates, first_only=True)
         _put(found, "date_published", (late[0] if late else None) or date_from_url(page.url))
     if not found.get("date_published"):
         _put(found, "date_published", _published_label_after(page, run or 0))

@@ -134,12 +134,13 @@ def main_objects(
     return typed, articles, pages
 
 
-def _from_json_ld(objects: list[dict[str, Any]], found: dict[str, Any]) -> None:
+def _from_json_ld(objects: list[dict[str, Any]], found: dict[str, Any]) -> str | None:
     """The fields the first article object declares, then those the first page object
     declares (its author and dates only when no article object is there), then the
-    ``WebSite``'s name as the site's."""
+    ``WebSite``'s name as the site's.  Returns the type the page declares: the first type
+    of that article object, else of that page object (``None`` without either)."""
     if not objects:
-        return
+        return None
     by_id = {item["@id"]: item for item in objects if isinstance(item.get("@id"), str)}
     typed, articles, pages = main_objects(objects)
     for item, _ in articles[:1]:
@@ -172,3 +173,4 @@ def _from_json_ld(objects: list[dict[str, Any]], found: dict[str, Any]) -> None:
         if "WebSite" in types:
             _put(found, "ld_site", json_ld_text(item.get("name")))
             break
+    return next((types[0] for _, types in (*articles[:1], *pages[:1])), None)

@@ -6,8 +6,8 @@ Twitter, Dublin Core, Parse.ly, Sailthru, Highwire, ...); the authors also from 
 ``twitter:label``/``twitter:data`` "Written by" pair first (:func:`_twitter_author`), a
 surname-first name turned (:func:`_given_name_first`); the publish date failing the known
 names from any other ``<meta>`` naming one (:data:`_PUBLISHED_META`); when JSON-LD gave the
-publish date, the ``<meta>``'s as ``other_published`` (the dateline may show that one:
-:func:`.dates._check_declared_date`).
+publish date, the ``<meta>``'s values as ``other_published`` (the dateline may show that
+one: :func:`.dates._check_declared_date` reads them).
 """
 
 from __future__ import annotations
@@ -153,9 +153,8 @@ def _from_metas(metas: dict[str, list[str]], found: dict[str, Any]) -> None:
         if metas.keys().isdisjoint(keys):  # (most of a page's fields name none)
             continue
         if found.get(name):
-            if name == "date_published":  # a second declared date: the dateline may show it
-                values = (value for key in keys for value in metas.get(key, ()))
-                _put(found, "other_published", next(filter(None, map(parse_date, values)), None))
+            if name == "date_published":  # a second declared date: the dateline may show it (read there)
+                _put(found, "other_published", [value for key in keys for value in metas.get(key, ())])
             continue
         if name == "authors":  # lazily: _merge_authors reads the first _MAX_AUTHORS values only
             names = (

@@ -50,10 +50,9 @@ def _from_microdata(props: list[tuple[str, etree._Element]], found: dict[str, An
                 continue
             inner = _ITEMPROP_NAME(element)
             authors = clean_author(_value_of(inner[0]) if inner else _value_of(element))
-        elif prop == "headline":
-            _put(found, "title", normalize_space(_value_of(element)))
-        elif prop in _MODIFIED_PROPS:
-            _put(found, "date_modified", parse_date(_value_of(element)))
-        else:
-            _put(found, "date_published", parse_date(_value_of(element)))
+            continue
+        name = "title" if prop == "headline" else "date_modified" if prop in _MODIFIED_PROPS else "date_published"
+        if not found.get(name):  # else a more trusted source gave it: the element is not read
+            value = _value_of(element)
+            _put(found, name, normalize_space(value) if name == "title" else parse_date(value))
     _put(found, "authors", authors)

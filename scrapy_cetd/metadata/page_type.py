@@ -34,7 +34,6 @@ import numpy as np
 
 from ..page import Page, normalize_space
 from ..structured_data import object_types
-from .json_ld import main_objects
 
 if TYPE_CHECKING:
     from . import Metadata
@@ -112,12 +111,12 @@ FEATURE_NAMES: tuple[str, ...] = (
 _CURRENCY = "$€£¥₹"
 
 
-def declared_page_type(objects: list[dict[str, Any]], metas: dict[str, list[str]]) -> str | None:
-    """The type the page declares: of its JSON-LD ``objects``, else its ``og:type`` (in
-    ``metas``, :func:`~.metas._metas`)."""
-    _, articles, pages = main_objects(objects)
-    for _, types in (*articles[:1], *pages[:1]):
-        return types[0]
+def declared_page_type(json_ld_type: str | None, metas: dict[str, list[str]]) -> str | None:
+    """The type the page declares: its JSON-LD's (``json_ld_type``, what
+    :func:`~.json_ld._from_json_ld` returns), else its ``og:type`` (in ``metas``,
+    :func:`~.metas._metas`)."""
+    if json_ld_type is not None:
+        return json_ld_type
     og_types = metas.get("og:type")
     return (normalize_space(og_types[0]) or None) if og_types else None
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..page import Page, normalize_space
@@ -215,7 +215,9 @@ def _dated_copy(heading: str, declared: str) -> bool:
 class Headline:
     """The page's headline, found once and read by every field: its element and text run
     (the dateline and the byline are read around them), the site's names, the declared
-    title, and the ``<h1>`` texts that may be the title."""
+    title, the ``<h1>`` texts that may be the title, and the date of each text run read
+    around it once read (``None``: none), for the byline's rules and the date's alike
+    (:func:`.dates._date_runs`)."""
 
     element: int | None
     run: int | None
@@ -224,6 +226,7 @@ class Headline:
     declared: str | None
     declared_words: Counter[str]
     title_h1_texts: list[str]
+    run_dates: dict[int, str | None] = field(default_factory=dict)
 
 
 def find_headline(page: Page, found: dict[str, Any], site_name: str | None) -> Headline:
