@@ -3,6 +3,7 @@ and ``forum_furniture`` around a forum post's text."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from itertools import chain
@@ -13,6 +14,7 @@ from ..labels import stem_pattern
 from .data import (
     ADD_TO_CART,
     CLASS_OR_ID,
+    CLASS_OR_ID_TEXTS,
     CONTROL_TAGS,
     FORUM_STAT_RUNS,
     FORUM_STEMS,
@@ -139,6 +141,14 @@ def forum_furniture(page: Page, blocks: list[int], removed: list[bool], top: int
     return sorted(parts + _forum_stats(page, outermost, removed))
 
 
+def _names_a_stem(values: list[str], pattern: re.Pattern[str]) -> bool:
+    """Whether one of ``values`` holds a word starting with a :data:`FORUM_STEMS` stem
+    (``pattern``): the stems looked for as substrings of the values joined, in lower case,
+    before the pattern's search (most pages hold none of them)."""
+    joined = "\n".join(values).lower()
+    return any(stem in joined for stem in FORUM_STEMS) and pattern.search(joined) is not None
+
+
 def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool], top: int) -> list[int]:
     """``forum_furniture``'s labelled parts (:data:`FORUM_STEMS`): the highest lying in a kept block
     (``outermost``: the kept blocks not nested in another) or holding one, never the top
@@ -149,21 +159,26 @@ def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool],
         return []
     pattern = stem_pattern(tuple(FORUM_STEMS))
     elements, index, end, parent = page.elements, page.index, page.end, page.parent
-    values = [value for block in outermost for value in CLASS_OR_ID(elements[block])]
     labelled: set[int] = set()
     # One search over the values joined (no stem holds a newline, so a match lies in one
     # value) before one per value: most pages have none (42,671 searches a value at a time
-    # on every 2nd second-half dev page).
-    if pattern.search("\n".join(values).lower()):
+    # on every 2nd second-half dev page); the values that know their element are made
+    # only then.
+    texts = [value for block in outermost for value in CLASS_OR_ID_TEXTS(elements[block])]
+    if _names_a_stem(texts, pattern):
+        values = [value for block in outermost for value in CLASS_OR_ID(elements[block])]
         labelled = {index[value.getparent()] for value in values if pattern.search(value.lower())}
     above = set(page.path_to_body(top))  # the top block's path, then the ancestors read
+    ancestors = []
     for block in outermost:
         x = parent[block]
         while x >= 0 and x not in above:
             above.add(x)
-            if pattern.search(class_and_id(elements[x]).lower()):
-                labelled.add(x)
+            ancestors.append(x)
             x = parent[x]
+    names = [class_and_id(elements[x]) for x in ancestors]
+    if _names_a_stem(names, pattern):
+        labelled.update(x for x, name in zip(ancestors, names) if pattern.search(name.lower()))
     parts: list[int] = []
     for i in sorted(labelled):
         if (not parts or i >= end[parts[-1]]) and not removed[i] and not i <= top < end[i]:
