@@ -49,12 +49,8 @@ def orphan_headings(
         return []
     owners = page.run_owner_array
     run_chars = page.run_chars
-    # The text runs (an element's own text, key 2 i) lie in preorder: those of the elements
-    # before a container come before its runs, those after its subtree after them.
-    keys = page.run_key_array
-    text_runs = np.flatnonzero((keys & 1) == 0)
-    text_owners = (keys[text_runs] >> 1).tolist()
-    text_runs = text_runs.tolist()
+    text_runs: list[int] = []
+    text_owners: list[int] = []
     found = []
     for h in candidates:
         if removed[h]:
@@ -73,6 +69,14 @@ def orphan_headings(
             and not _holds_true(removed, after, end[after])
         ):
             continue  # the element after the heading is kept whole, and holds text
+        if not text_runs:
+            # The text runs (an element's own text, key 2 i) lie in preorder: those of the
+            # elements before a container come before its runs, those after its subtree
+            # after them.  Found once, for the first heading that gets this far.
+            keys = page.run_key_array
+            runs_of_texts = np.flatnonzero((keys & 1) == 0)
+            text_owners = (keys[runs_of_texts] >> 1).tolist()
+            text_runs = runs_of_texts.tolist()
         # The container's runs (those its elements own: a contiguous stretch), in order.
         first = bisect_left(text_owners, container)
         low = text_runs[first - 1] + 1 if first else 0
