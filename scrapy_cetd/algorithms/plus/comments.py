@@ -25,8 +25,8 @@ COMMENT_NOTICE_MAX_CHARS = 400
 
 
 def comment_sections(page: Page, top: int, removed: list[bool], found: list[int]) -> set[int]:
-    """The page's comment sections: the highest comment-labelled elements with text (rule
-    9), those pruned from the content (``found``) and any elsewhere on the page, except
+    """The page's comment sections: the highest comment-labelled elements with text
+    (``labelled_parts``), those pruned from the content (``found``) and any elsewhere on the page, except
     on the top block's path (where the whole page is a comment or forum page: none) and
     in :data:`NO_COMMENT_TAGS`."""
     top_path = page.path_to_body(top)
