@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scrapy_cetd import extract
@@ -404,3 +406,19 @@ def test_media_fallback_text_is_removed() -> None:
     fallbacks = "".join(f"<{tag}>Your browser does not support the {tag} element.</{tag}>" for tag in tags)
     text = extract(f"<html><body><main>{paragraphs(6)}{fallbacks}</main></body></html>", algorithm="cetd-plus").text
     assert "does not support" not in text and PROSE in text
+
+
+def test_each_rule_has_one_name_in_code_and_docs_and_no_rule_is_numbered() -> None:
+    """The rules' names (``rules.RULES``) are the switches in the code and the headings of
+    docs/cetd-plus.md; no text calls a rule by a number, even across a line break."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    code = "\n".join(path.read_text() for path in (root / "scrapy_cetd" / "algorithms" / "plus").glob("*.py"))
+    docs = (root / "docs" / "cetd-plus.md").read_text()
+    for name in plus.rules.RULES:
+        assert f'rules.on("{name}")' in code, name
+        assert f"`{name}`" in docs, name
+    numbered = re.compile(r"\brules?\s+\d+[a-z]?(?![\d.])", re.IGNORECASE)
+    texts = [docs, *(path.read_text() for path in (root / "scrapy_cetd").rglob("*.py"))]
+    assert not [match.group() for text in texts for match in numbered.finditer(text)]
