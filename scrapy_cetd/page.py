@@ -11,7 +11,7 @@ and ``2 * i + 1`` for its ``.tail``.
 The statistics are those of CETD (the CETD paper, section 3; docs/algorithms.md, CETD):
 characters ``C``, tags ``T``, link characters ``LC`` and link tags ``LT``, all in one
 iterative bottom-up pass, so a page nested 100,000 deep needs no recursion.  The ARIA
-``role`` and ``aria-modal`` attributes are read after the cleaning, for algorithms that
+``role`` and ``aria-modal`` attributes are read in the cleaning pass, for algorithms that
 use landmarks.
 
 Speed: the per-element work is done in C where lxml and CPython allow it (XPath for the
@@ -77,14 +77,12 @@ BLOCK_TAGS = frozenset(
     tfoot th thead title tr ul""".split()
 )
 
-#: The attributes the page model reads, in document order: hiding ones (before the
-#: cleaning), and ARIA roles and modality (after it).  ``/descendant::*/@x`` rather than
-#: ``//@x``: the same attributes, without visiting every text node on the way (``//`` is
-#: ``/descendant-or-self::node()/``).  Two unions of two rather than one of four: libxml2
-#: sorts a union's nodes into document order, and the sort of four cost as much as the
-#: four walks (first dev half, every second page: 290 ms against 182 ms in all).
-_HIDING_ATTRIBUTES = etree.XPath("/descendant::*/@style | /descendant::*/@hidden")
-_ARIA_ATTRIBUTES = etree.XPath("/descendant::*/@role | /descendant::*/@aria-modal")
+#: The attributes the page model reads: hiding ones, and ARIA roles and modality.
+#: ``/descendant::*/@x`` rather than ``//@x``: the same attributes, without visiting every
+#: text node on the way (``//`` is ``/descendant-or-self::node()/``).
+_READ_ATTRIBUTES = etree.XPath(
+    "/descendant::*/@style | /descendant::*/@hidden | /descendant::*/@role | /descendant::*/@aria-modal"
+)
 _tag_of = attrgetter("tag")
 
 #: SVG elements a ``<title>`` (the tooltip of a graphic, SVG's own element) sits in.
@@ -362,18 +360,23 @@ def _inside_another(elements: list[etree._Element]) -> list[bool]:
     return out
 
 
-def _clean(root: etree._Element, not_shown: list[etree._Element]) -> None:
+def _clean(root: etree._Element, not_shown: list[etree._Element]) -> list[etree._ElementUnicodeResult]:
     """Remove non-content nodes in place, keeping the text that follows them: comments,
     ``REMOVED_TAGS``, the elements ``not_shown`` (``<title>`` outside ``<head>``) and hidden
-    elements except deferred content (:func:`_deferred`)."""
+    elements except deferred content (:func:`_deferred`).
+    Returns the ``role`` and ``aria-modal`` attributes, read in the same pass over the
+    attributes."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *REMOVED_TAGS, with_tail=False)
     for element in not_shown:
         _drop_keeping_tail(element)
-    hidden = [
-        value.getparent()
-        for value in _HIDING_ATTRIBUTES(root)
-        if value.attrname == "hidden" or _hides(value)  # else a style
-    ]
+    hidden = []
+    aria = []
+    for value in _READ_ATTRIBUTES(root):
+        name = value.attrname
+        if name == "hidden" or (name == "style" and _hides(value)):
+            hidden.append(value.getparent())
+        elif name == "role" or name == "aria-modal":
+            aria.append(value)
     if hidden:
         deferred = _deferred(hidden, root)
         # Only the outermost removed elements are detached: lxml walks the whole subtree of
@@ -383,6 +386,7 @@ def _clean(root: etree._Element, not_shown: list[etree._Element]) -> None:
         for el, nested in zip(removed, _inside_another(removed)):
             if not nested:
                 _drop_keeping_tail(el)
+    return aria
 
 
 def _body_of(root: etree._Element) -> etree._Element:
@@ -548,10 +552,10 @@ class Page:
         self._json_ld_objects: dict[int, list[dict[str, Any]]] = {}
         #: A frameset page shows other documents; its own body holds no content.
         self.is_frameset = next(root.iterchildren("frameset"), None) is not None
-        _clean(root, not_shown)
+        aria = _clean(root, not_shown)
         self.body = _body_of(root)
         self._walk()
-        self._read_aria()
+        self._read_aria(aria)
 
     @classmethod
     def from_tree(
@@ -627,17 +631,16 @@ class Page:
         #: ``end[i]``: one past the last element index of ``i``'s subtree (``i + 1 + T_i``).
         self.end = list(map(add, self.tag_count, range(1, n + 1)))
 
-    def _read_aria(self) -> None:
-        """Read the ``role`` and ``aria-modal`` attributes of the cleaned tree."""
+    def _read_aria(self, attributes: list[etree._ElementUnicodeResult]) -> None:
         #: ``role`` (stripped, lower case) by element index, for elements under body.
         self.roles: dict[int, str] = {}
         #: Elements with ``aria-modal=true``, in document order.
         self.modal: list[int] = []
         index = self.index
-        for value in _ARIA_ATTRIBUTES(self.root):
+        for value in attributes:
             i = index.get(value.getparent())
             if i is None:
-                continue  # in <head>
+                continue  # in <head>, or removed as hidden
             if value.attrname == "role":
                 self.roles[i] = value.strip().lower()
             elif value.strip().lower() == "true":
