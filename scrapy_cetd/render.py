@@ -318,11 +318,10 @@ def _repeated_stretches(
 
     A copy whose first line sits in the same container as the earlier copy's
     (``containers()``, one per line: :func:`_line_containers`, read on the first copy
-    found) stays: paragraphs repeated
-    side by side in one story are all shown, while a story's second rendering (mobile and
-    desktop markup) lies in a container of its own.  Measured on the three dev sets:
-    readability-pages 0.9375 -> 0.9488 (4 pages up), wcxb-dev 0.86955 -> 0.86970 (10 up, 2
-    down), trafilatura-eval unchanged.
+    found) stays: paragraphs repeated side by side in one story are all shown, while a
+    story's second rendering (mobile and desktop markup) lies in a container of its own.
+    Measured on the three dev sets: readability-pages 0.9375 -> 0.9488 (4 pages up),
+    wcxb-dev 0.86955 -> 0.86970 (10 up, 2 down), trafilatura-eval unchanged.
 
     A short repeated line (a name in a results table, a price, a caption's words again in
     the story) is kept: only copies of a passage go, such as an article rendered twice

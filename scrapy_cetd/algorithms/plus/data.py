@@ -49,12 +49,12 @@ __all__ = [
     "NOTE",
     "NOT_BLOCK_OR_PRE",
     "NOT_BLOCK_TAGS",
-    "REGION_TAGS",
     "NO_COMMENT_TAGS",
     "PERMALINK_SIGNS",
     "PRODUCT_NOISE_STEMS",
     "PRODUCT_TYPES",
     "QUOTE_TAGS",
+    "REGION_TAGS",
     "REMOVED_ROLES",
     "REMOVED_TAGS",
     "RESCUED_TAGS",
@@ -102,7 +102,7 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: one scan of the page's tag list (:func:`tag_positions`; the links are read from
 #: :attr:`~scrapy_cetd.page.Page.is_link`).
 LOOKED_UP_TAGS = (
-    REMOVED_TAGS | NOT_BLOCK_TAGS | RESCUED_TAGS | HEADING_TAGS | {"main", "article", "button", "form", "noscript"}
+    REMOVED_TAGS | NOT_BLOCK_TAGS | RESCUED_TAGS | HEADING_TAGS | {*REGION_TAGS, "button", "form", "noscript"}
 )
 
 
@@ -154,8 +154,9 @@ CONTROL_TAGS = frozenset({"button", "form"})
 #: (an icon sprite's ``<symbol id="icon-commenting">`` and its ``<title>``).
 NO_COMMENT_TAGS = frozenset({"pre", "code", "svg"})
 
-#: ... never these tags (a page declares its main part with them, whatever its class).
-TOP_CHROME_SPARED_TAGS = frozenset({"main", "article"})
+#: ... never these tags (a page declares its main part with them, whatever its class; the
+#: search stops at a ``<main>``, :func:`~.blocks.top_outside_chrome`).
+TOP_CHROME_SPARED_TAGS = frozenset({"article"})
 
 
 # --- Labels: the class, id and data-* words that name a page's parts ---------------------------

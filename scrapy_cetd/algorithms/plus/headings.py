@@ -49,7 +49,7 @@ def orphan_headings(
         return []
     owners = page.run_owner_array
     run_chars = page.run_chars
-    text_runs: list[int] = []
+    text_runs: list[int] | None = None  # found for the first heading that needs them
     text_owners: list[int] = []
     found = []
     for h in candidates:
@@ -69,10 +69,10 @@ def orphan_headings(
             and not _holds_true(removed, after, end[after])
         ):
             continue  # the element after the heading is kept whole, and holds text
-        if not text_runs:
+        if text_runs is None:
             # The text runs (an element's own text, key 2 i) lie in preorder: those of the
             # elements before a container come before its runs, those after its subtree
-            # after them.  Found once, for the first heading that gets this far.
+            # after them.
             keys = page.run_key_array
             runs_of_texts = np.flatnonzero((keys & 1) == 0)
             text_owners = (keys[runs_of_texts] >> 1).tolist()
