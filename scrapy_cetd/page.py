@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from .parsing import displayed_text, document_base_url, storable_text, storable_url
+from .parsing import displayed_text, document_base_url, storable_text, storable_url, xpath
 
 __all__ = [
     "BLOCK_TAGS",
@@ -80,7 +80,7 @@ BLOCK_TAGS = frozenset(
 #: The attributes the page model reads: hiding ones, and ARIA roles and modality.
 #: ``/descendant::*/@x`` rather than ``//@x``: the same attributes, without visiting every
 #: text node on the way (``//`` is ``/descendant-or-self::node()/``).
-_READ_ATTRIBUTES = etree.XPath(
+_READ_ATTRIBUTES = xpath(
     "/descendant::*/@style | /descendant::*/@hidden | /descendant::*/@role | /descendant::*/@aria-modal"
 )
 _tag_of = attrgetter("tag")
@@ -144,7 +144,7 @@ def normalize_space(text: str) -> str:
 #: An element's string value (XPath): its text and its descendants', read by libxml2 in
 #: one pass.  lxml's ``itertext()`` gives the same string, but costs each element time in
 #: its depth, quadratic on a nest (3.5 s at 150,000 levels, 0.01 s here).
-_STRING_VALUE = etree.XPath("string()", smart_strings=False)
+_STRING_VALUE = xpath("string()", smart_strings=False)
 
 
 def raw_text(element: etree._Element) -> str:
@@ -159,7 +159,7 @@ def element_text(element: etree._Element) -> str:
 
 #: Past this many attributes, :func:`attribute_items` reads the values with XPath.
 _MANY_ATTRIBUTES = 32
-_ATTRIBUTE_VALUES = etree.XPath("@*")
+_ATTRIBUTE_VALUES = xpath("@*")
 
 
 def attribute_items(element: etree._Element) -> list[tuple[str, str]]:
@@ -176,7 +176,7 @@ def attribute_items(element: etree._Element) -> list[tuple[str, str]]:
 #: The text nodes under an element with a character other than XML whitespace (space,
 #: tab, line feed, carriage return; as ``normalize-space``), in document order; each
 #: knows its element and whether it is that element's ``.text`` or ``.tail``.
-_TEXT_NODES = etree.XPath("descendant::text()[normalize-space()]")
+_TEXT_NODES = xpath("descendant::text()[normalize-space()]")
 _element_of = etree._ElementUnicodeResult.getparent
 _is_tail = attrgetter("is_tail")
 #: XML whitespace (space, tab, line feed, carriage return): what ``normalize-space`` strips.
@@ -301,7 +301,7 @@ def _drop_keeping_tail(element: etree._Element) -> None:
 
 
 #: An element's text length, whitespace collapsed (computed inside libxml2).
-_TEXT_LENGTH = etree.XPath("string-length(normalize-space(.))")
+_TEXT_LENGTH = xpath("string-length(normalize-space(.))")
 
 
 def _deferred(hidden: list[etree._Element], root: etree._Element) -> set[etree._Element]:

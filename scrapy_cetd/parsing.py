@@ -39,6 +39,7 @@ __all__ = [
     "parse_html",
     "sniff_binary",
     "storable_url",
+    "xpath",
 ]
 
 # Magic numbers of formats that are sometimes served as text/html.
@@ -590,6 +591,13 @@ def _append_text(element: etree._Element, text: str | None) -> None:
         element.text = storable_text((element.text or "") + text)
 
 
+def xpath(expression: str, *, smart_strings: bool = True) -> etree.XPath:
+    """``expression`` compiled by lxml without EXSLT's regular-expression functions
+    (``regexp=False``: no expression of ours uses them), which lxml otherwise registers at
+    every evaluation: ``string()`` of a paragraph in 1.28 us instead of 1.79 us."""
+    return etree.XPath(expression, smart_strings=smart_strings, regexp=False)
+
+
 def _count_elements(root: etree._Element) -> int:
     return int(_COUNT_ELEMENTS(root))
 
@@ -603,7 +611,7 @@ def _tag_openings(source: str | bytes) -> int:
     return source.count("<")
 
 
-_COUNT_ELEMENTS = etree.XPath("count(//*)")
+_COUNT_ELEMENTS = xpath("count(//*)")
 
 
 def markup_argument(value: object, function: str, argument: str) -> str | bytes:

@@ -10,6 +10,7 @@ from typing import Any
 from lxml import etree
 
 from ..page import element_text, normalize_space
+from ..parsing import xpath
 from ..structured_data.dates import parse_date
 from ..structured_data.names import clean_author
 from .common import _put
@@ -27,7 +28,7 @@ _MICRODATA_PROPS = frozenset(
 
 
 #: A microdata item's ``name`` property (an ``author`` item's name), compiled once.
-_ITEMPROP_NAME = etree.XPath("descendant::*[@itemprop='name']")
+_ITEMPROP_NAME = xpath("descendant::*[@itemprop='name']")
 
 
 def _value_of(element: etree._Element) -> str:

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from lxml import etree
-
 from ...page import BLOCK_TAGS
+from ...parsing import xpath
 
 __all__ = [
     "ADD_TO_CART",
@@ -166,10 +165,10 @@ LABEL_ATTRIBUTES = frozenset(("class", "id"))
 
 COMPONENT_ATTRIBUTE_ENDINGS = ("testid", "component", "module", "category")
 
-CLASS_OR_ID = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
+CLASS_OR_ID = xpath("descendant-or-self::*/@class | descendant-or-self::*/@id")
 #: ... the same values as plain strings, which know no element: a third cheaper to make,
 #: for a search that most pages fail.
-CLASS_OR_ID_TEXTS = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id", smart_strings=False)
+CLASS_OR_ID_TEXTS = xpath("descendant-or-self::*/@class | descendant-or-self::*/@id", smart_strings=False)
 
 
 #: ``product_noise``: on a product page (:func:`is_product_page`), the highest elements whose label
