@@ -678,8 +678,10 @@ def parse_html(
         _adopt_content_after_html(root)
     # The tree is counted (in C, before the page model is built) only where the markup
     # holds more "<" than the limit (no page of the dev set), and these are counted only
-    # where it is longer than the limit.
-    if max_elements and len(source) > max_elements and _tag_openings(source) > max_elements:
+    # where it is longer than twice the limit: an element takes three characters at least
+    # ("<a>"; libxml2 creates none for a "<" not closed, and for no markup more than one
+    # per three characters), so shorter markup cannot hold more elements than the limit.
+    if max_elements and len(source) > 2 * max_elements and _tag_openings(source) > max_elements:
         if _count_elements(root) > max_elements:
             raise EmptyDocument("too_many_elements")
     return root
