@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import importlib
+import inspect
 import statistics
 import subprocess
 import sys
@@ -122,9 +123,11 @@ def timing(files: list[Path], repeat: int, with_metadata: bool = False) -> None:
     from scrapy_cetd.parsing import parse_html
 
     options = {"algorithm": "cetd-plus", "with_html": False, "with_metadata": with_metadata}
-    # The crawl's default outputs hold no page type: the working tree classifies none (a
-    # base from before the classifier has none to skip).
+    # The crawl's default outputs hold no page type: neither version classifies one (a base
+    # from before the classifier has none to skip).
     new_options = {**options, "with_page_type": False} if with_metadata else options
+    if with_metadata and "with_page_type" in inspect.signature(base_extract).parameters:
+        options = new_options
     times: dict[str, list[float]] = {name: [] for name in ("parse", "base", "new", "base extract", "new extract")}
     for path in files:
         html = read(path)
