@@ -188,6 +188,17 @@ def test_text_split_by_a_removed_element_is_one_run() -> None:
     assert page.run_chars == [7, 5, 4]
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["one two", " one two ", "one  two", "one\ttwo", "one\ntwo", "one\u00a0two", "one\u3000two", "one\u2003two",
+     "one\u200btwo", "\u00a0", "one\u2028two", "one\x1ftwo"],
+)
+def test_a_run_is_collapsed_as_normalize_space_collapses_it(text: str) -> None:
+    # A stripped run of single spaces only is taken as it is; any other whitespace is split.
+    page = Page.from_tree(parse_html(f"<body><p>x</p><p>{text}</p></body>"))
+    assert page.run_collapsed == ["x", page_module.normalize_space(text)] or not page_module.normalize_space(text)
+
+
 def test_runs_read_by_the_deep_tree_walk_match_the_xpath_reading() -> None:
     html = "<body>" + SMALL + "<div>a<p>b<br>c<i>d</i>\ne</p>\n<ul><li>f</li><li> </li></ul>g</div>x</body>"
     page = Page.from_tree(parse_html(html))

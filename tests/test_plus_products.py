@@ -101,6 +101,24 @@ def test_a_button_to_buy_it_makes_a_product_page() -> None:
     assert not plus.is_product_page(page_of(product_page(declared="none").replace("<main>", link + "<main>")))
 
 
+@pytest.mark.parametrize(
+    ("controls", "buys"),
+    [
+        (["btn ADD-TO-BAG"], True),
+        (["cta", "BuyNow"], True),
+        (["icon add_to_basket"], True),
+        (["btn-primary", "search-form"], False),
+        (["add to", "cart"], False),  # two controls: a label lies in one
+        (["padding-top toggle-cart"], False),
+    ],
+)
+def test_the_add_to_cart_test_reads_each_controls_values_in_either_case(controls: list[str], buys: bool) -> None:
+    # The controls' values are searched joined, after a check in lower case for "add" or "buy".
+    buttons = "".join(f"<button class='{names}'>Go</button>" for names in controls)
+    html = product_page(declared="none").replace("<div class='features'>", buttons + "<div class='features'>")
+    assert plus.is_product_page(page_of(html)) is buys
+
+
 def test_a_page_declaring_no_product_is_left_alone() -> None:
     page = page_of(product_page(declared="none"))
     assert not plus.is_product_page(page)
