@@ -224,8 +224,7 @@ def _name_beside_the_date(
     title_key = name_key(title or "")
     topic_keys = {name_key(topic) for topic in topics}
     texts = page.run_collapsed
-    before, after = DATELINE_RUNS
-    dated = next(_date_runs(texts, max(0, start - before), min(len(texts), start + after + 1), run_dates), None)
+    dated = next(_date_runs(texts, start, *DATELINE_RUNS, run_dates), None)
     if dated is None:
         return []
     for step in (1, -1):

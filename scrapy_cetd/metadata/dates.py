@@ -90,7 +90,7 @@ def _dates_near_headline(
         return []
     texts = page.run_collapsed
     dates = []
-    for k, value in _date_runs(texts, max(0, start - before), min(len(texts), start + after + 1), run_dates):
+    for k, value in _date_runs(texts, start, before, after, run_dates):
         if not _labelled_as_other_date(texts, k):
             dates.append(value)
             if first_only:
@@ -99,15 +99,16 @@ def _dates_near_headline(
 
 
 def _date_runs(
-    texts: list[str], first: int, stop: int, run_dates: dict[int, str | None]
+    texts: list[str], start: int, before: int, after: int, run_dates: dict[int, str | None]
 ) -> Iterator[tuple[int, str]]:
-    """The text runs from ``first`` to ``stop`` that hold a date, with it, in page order:
-    short runs, and longer ones that open with it (a paragraph's dateline, "01.02.2022 –
-    Der Arbeitsmarkt ...", within :data:`_OPENING_CHARS`).  On the three dev sets (``scrapy-cetd evaluate
-    ... --metadata``): trafilatura-eval date 0.864 -> 0.868 (3 pages), wcxb-dev and the
-    false positives unchanged.  Each run is read once a page: ``run_dates`` keeps its date
+    """The text runs from ``before`` runs before run ``start`` to ``after`` runs after it
+    that hold a date, with it, in page order: short runs, and longer ones that open with it
+    (a paragraph's dateline, "01.02.2022 – Der Arbeitsmarkt ...", within
+    :data:`_OPENING_CHARS`).  On the three dev sets (``scrapy-cetd evaluate ...
+    --metadata``): trafilatura-eval date 0.864 -> 0.868 (3 pages), wcxb-dev and the false
+    positives unchanged.  Each run is read once a page: ``run_dates`` keeps its date
     (``None``: none) for the next window (:attr:`.titles.Headline.run_dates`)."""
-    for k in range(first, stop):
+    for k in range(max(0, start - before), min(len(texts), start + after + 1)):
         value = run_dates.get(k, False)
         if value is False:
             value = run_dates[k] = _run_date(texts[k])
@@ -303,9 +304,7 @@ def _shown_as_update(page: Page, start: int, day: str, run_dates: dict[int, str 
     """Whether every dateline run showing ``day`` marks it as the modified date
     (:func:`_marked_as_update`: "Updated", ``<time itemprop="dateUpdated">``): then it is
     no sign that the page's publish date is that day."""
-    texts = page.run_collapsed
-    before, after = DATELINE_RUNS
-    window = _date_runs(texts, max(0, start - before), min(len(texts), start + after + 1), run_dates)
+    window = _date_runs(page.run_collapsed, start, *DATELINE_RUNS, run_dates)
     runs = [k for k, value in window if value[:10] == day]
     return bool(runs) and all(_marked_as_update(page, k) for k in runs)
 

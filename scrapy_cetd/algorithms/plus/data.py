@@ -11,6 +11,7 @@ from ...parsing import xpath
 
 __all__ = [
     "ADD_TO_CART",
+    "ADD_TO_CART_WORDS",
     "AGENCY_NAMES",
     "ARTICLE_LABELLED_TAGS",
     "ARTICLE_TYPE",
@@ -181,6 +182,9 @@ CLASS_OR_ID_TEXTS = xpath("descendant-or-self::*/@class | descendant-or-self::*/
 PRODUCT_NOISE_STEMS: tuple[str, ...] = ("review", "recommend", "carousel", "upsell")
 
 ADD_TO_CART = re.compile(r"add[-_ ]?to[-_ ]?(?:cart|bag|basket)|buy[-_ ]?now", re.IGNORECASE)
+#: ... a word each of its matches holds (lower case: no other character matches these
+#: letters case-blind), looked for first.
+ADD_TO_CART_WORDS = ("add", "buy")
 
 #: ``forum_furniture``: class and id words (cut and matched as :mod:`.labels` does: a word starting
 #: with a stem) that name the parts forum software sets around each post's text: the

@@ -13,6 +13,7 @@ from ...structured_data import object_types
 from ..labels import stem_pattern
 from .data import (
     ADD_TO_CART,
+    ADD_TO_CART_WORDS,
     CLASS_OR_ID,
     CLASS_OR_ID_TEXTS,
     CONTROL_TAGS,
@@ -23,7 +24,7 @@ from .data import (
     PRODUCT_TYPES,
 )
 from .declared import og_type
-from .reading import class_and_id, joined_runs, label_text, outermost_of, short_runs, tag_positions
+from .reading import class_and_id, holds_any, joined_runs, label_text, outermost_of, short_runs, tag_positions
 from .texts import FORUM_STAT_MAX_CHARS, is_forum_stat
 
 __all__ = [
@@ -56,12 +57,10 @@ def is_product_page(page: Page, positions: Mapping[str, list[int]] | None = None
     if positions is None:
         positions = tag_positions(page, CONTROL_TAGS)
     elements = page.elements
-    # The controls' values joined (no match spans a line) and searched only where, in lower
-    # case, they hold "add" or "buy", which every match does (no other character matches
-    # those letters case-blind): most pages are settled by two tests in C.
+    # The controls' values joined (no match spans a line), searched only where they hold
+    # one of ADD_TO_CART_WORDS: most pages are settled by two tests in C.
     names = "\n".join(class_and_id(elements[i]) for i in chain.from_iterable(positions[tag] for tag in CONTROL_TAGS))
-    lowered = names.lower()
-    return ("add" in lowered or "buy" in lowered) and ADD_TO_CART.search(names) is not None
+    return holds_any(names, ADD_TO_CART_WORDS) and ADD_TO_CART.search(names) is not None
 
 
 def product_noise_roots(page: Page, positions: Mapping[str, list[int]] | None = None) -> list[int]:
@@ -147,8 +146,8 @@ def _names_a_stem(values: list[str], pattern: re.Pattern[str]) -> bool:
     """Whether one of ``values`` holds a word starting with a :data:`FORUM_STEMS` stem
     (``pattern``): the stems looked for as substrings of the values joined, in lower case,
     before the pattern's search (most pages hold none of them)."""
-    joined = "\n".join(values).lower()
-    return any(stem in joined for stem in FORUM_STEMS) and pattern.search(joined) is not None
+    joined = "\n".join(values)
+    return holds_any(joined, FORUM_STEMS) and pattern.search(joined.lower()) is not None
 
 
 def _labelled_forum_parts(page: Page, outermost: list[int], removed: list[bool], top: int) -> list[int]:
