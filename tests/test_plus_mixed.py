@@ -8,6 +8,8 @@ import pytest
 from scrapy_cetd import extract
 from scrapy_cetd.algorithms.plus import blocks, rules
 
+from .test_plus import paragraphs
+
 FEATURES = [
     "Merino wool blend keeps your feet dry on long days",
     "Cushioned footbed softens every step on hard floors",
@@ -64,10 +66,10 @@ def test_a_declared_main_part_is_never_furniture(tag: str) -> None:
 
 def test_a_part_holding_main_is_never_furniture() -> None:
     """A grid column labelled as navigation that holds ``<main>``: the story inside stays the top block."""
-    story = "".join(
-        f"<p>Paragraph {i}: the charity's new president spoke about the agenda for the next "
-        f"six years, and about the churches that open their doors to the city.</p>"
-        for i in range(4)
+    story = paragraphs(
+        4,
+        "the charity's new president spoke about the agenda for the next six years, and about the "
+        "churches that open their doors to the city.",
     )
     links = "".join(
         f"<li><a href='/{i}'>Another story from the archive of the charity, number {i}</a></li>" for i in range(30)
@@ -78,7 +80,7 @@ def test_a_part_holding_main_is_never_furniture() -> None:
         "<div class='teaser'><p>More from the charity: its new year in pictures.</p></div></body></html>"
     )
     text = extract(html, with_metadata=False).text
-    assert "Paragraph 0:" in text and "Paragraph 3:" in text and "in pictures" not in text
+    assert "0 the charity's" in text and "3 the charity's" in text and "in pictures" not in text
 
 
 def test_diagnostics_name_the_part_left() -> None:
